@@ -1,0 +1,62 @@
+# Twenty-One Ledger: every target works from a fresh clone (the venv is built on demand).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PYTEST := $(BIN)/python -m pytest
+STAMP := $(VENV)/.installed
+BENCH_STAMP := $(VENV)/.installed-bench
+
+.DEFAULT_GOAL := test
+.PHONY: venv test test-unit test-application test-integration test-api test-e2e run bench \
+	lint fmt clean
+
+venv: $(STAMP)
+
+# Re-installs only when pyproject.toml changes (or the venv is new).
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+test: venv
+	$(PYTEST)
+
+test-unit: venv
+	$(PYTEST) -m unit
+
+test-application: venv
+	$(PYTEST) -m application
+
+test-integration: venv
+	$(PYTEST) -m integration
+
+test-api: venv
+	$(PYTEST) -m api
+
+test-e2e: venv
+	$(PYTEST) -m e2e
+
+run: venv
+	$(BIN)/python -m api
+
+$(BENCH_STAMP): pyproject.toml $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	touch $@
+
+bench: $(BENCH_STAMP)
+	$(BIN)/python -m benchmarks
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+fmt: venv
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+# Keeps .venv and var/ (var/ holds the ledger's events: delete it by hand if you mean to).
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
+	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -exec rm -rf {} +
+	rm -f $(STAMP) $(BENCH_STAMP)

@@ -1,0 +1,43 @@
+"""Account names. Every movement of money is a transfer between two of these, so summing
+the balances of all accounts always gives zero.
+
+- ``player:<id>``  a player's wallet (the banker in Vingt-un, Hoyle and Очко is a player)
+- ``house:<table>`` the casino's bank at one table (CB)
+- ``pool:<table>``  a Vingt-un table's pool (VU-27/28)
+- ``escrow:<round>`` stakes and bank cover held while a round is open
+- ``deal-sale:<table>`` the clearing account through which a deal is sold (VU-31)
+- ``cashier``       the world outside: buy-ins come from it, cash-outs go to it
+"""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+CASHIER = "cashier"
+
+
+def player(player_id: UUID | str) -> str:
+    return f"player:{player_id}"
+
+
+def house(table_id: UUID | str) -> str:
+    return f"house:{table_id}"
+
+
+def pool(table_id: UUID | str) -> str:
+    return f"pool:{table_id}"
+
+
+def escrow(round_id: UUID | str) -> str:
+    return f"escrow:{round_id}"
+
+
+def deal_sale(table_id: UUID | str) -> str:
+    return f"deal-sale:{table_id}"
+
+
+def wallet_owner(account: str) -> UUID | None:
+    """The player whose wallet this is, or None for every other kind of account."""
+    if account.startswith("player:"):
+        return UUID(account[len("player:"):])
+    return None

@@ -1,0 +1,142 @@
+"""Where the ledger keeps its events, chosen from the environment.
+
+The ledger has its own small set of variables (``LEDGER_STORE``, ``LEDGER_SQLITE_PATH``,
+``LEDGER_ALLOW_FIXED_SHOES``) and passes PostgreSQL's through; :func:`store_env` turns them
+into the environment ``eventsourcing`` reads (``PERSISTENCE_MODULE``, ``SQLITE_DBNAME``,
+``POSTGRES_*``). The result is a plain dict meant for ``Application(env=...)``, so tests and
+the API never have to touch ``os.environ``.
+
+Standard library only: this module sits inside ``ledger/`` and imports no Flask or psycopg.
+"""
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+STORES: dict[str, str] = {
+    "memory": "eventsourcing.popo",
+    "sqlite": "eventsourcing.sqlite",
+    "postgres": "eventsourcing.postgres",
+}
+DEFAULT_STORE = "sqlite"
+DEFAULT_SQLITE_PATH = "./var/ledger.sqlite3"
+
+POSTGRES_DEFAULTS: dict[str, str] = {
+    "POSTGRES_DBNAME": "test",
+    "POSTGRES_HOST": "127.0.0.1",
+    "POSTGRES_PORT": "5432",
+    "POSTGRES_USER": "postgres",
+    "POSTGRES_PASSWORD": "",
+}
+# Passed through only when set, so eventsourcing's own defaults apply otherwise.
+POSTGRES_OPTIONAL = ("POSTGRES_SCHEMA", "POSTGRES_POOL_SIZE", "POSTGRES_MAX_OVERFLOW")
+
+_TRUE = frozenset({"1", "true", "yes", "on", "y", "t"})
+_FALSE = frozenset({"0", "false", "no", "off", "n", "f", ""})
+
+
+def _environ(environ: Mapping[str, str] | None) -> Mapping[str, str]:
+    return os.environ if environ is None else environ
+
+
+def env_str(name: str, default: str = "", environ: Mapping[str, str] | None = None) -> str:
+    """The variable's value, or ``default`` when it is unset."""
+    value = _environ(environ).get(name)
+    return default if value is None else value
+
+
+def env_bool(name: str, default: bool = False, environ: Mapping[str, str] | None = None) -> bool:
+    """A yes/no variable; anything but a recognised spelling is an error, not a silent no."""
+    value = _environ(environ).get(name)
+    if value is None:
+        return default
+    word = value.strip().lower()
+    if word in _TRUE:
+        return True
+    if word in _FALSE:
+        return False
+    raise ValueError(f"{name} must be true or false, got {value!r}")
+
+
+def env_int(name: str, default: int, environ: Mapping[str, str] | None = None) -> int:
+    """An integer variable; an empty value means the default."""
+    value = _environ(environ).get(name)
+    if value is None or not value.strip():
+        return default
+    try:
+        return int(value.strip())
+    except ValueError:
+        raise ValueError(f"{name} must be an integer, got {value!r}") from None
+
+
+def _store_kind(kind: str | None, environ: Mapping[str, str]) -> str:
+    chosen = kind if kind is not None else env_str("LEDGER_STORE", DEFAULT_STORE, environ)
+    normalised = chosen.strip().lower() or DEFAULT_STORE
+    if normalised not in STORES:
+        allowed = ", ".join(STORES)
+        raise ValueError(f"LEDGER_STORE must be one of {allowed}; got {chosen!r}")
+    return normalised
+
+
+def _is_sqlite_memory(path: str) -> bool:
+    return path == ":memory:" or path.startswith("file:")
+
+
+def store_env(
+    kind: str | None = None,
+    *,
+    sqlite_path: str | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The eventsourcing environment for a store.
+
+    ``kind`` overrides ``LEDGER_STORE``; ``environ`` defaults to ``os.environ``. For SQLite the
+    database file's directory is created, so a fresh checkout runs without a setup step.
+    """
+    source = _environ(environ)
+    store = _store_kind(kind, source)
+    env = {"PERSISTENCE_MODULE": STORES[store]}
+
+    if store == "sqlite":
+        path = sqlite_path or env_str("LEDGER_SQLITE_PATH", "", source) or DEFAULT_SQLITE_PATH
+        if not _is_sqlite_memory(path):
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        env["SQLITE_DBNAME"] = path
+    elif store == "postgres":
+        for name, default in POSTGRES_DEFAULTS.items():
+            env[name] = env_str(name, default, source)
+        for name in POSTGRES_OPTIONAL:
+            value = source.get(name)
+            if value is not None and value.strip():
+                env[name] = value.strip()
+        for name in ("POSTGRES_PORT", "POSTGRES_POOL_SIZE", "POSTGRES_MAX_OVERFLOW"):
+            if name in env:
+                env_int(name, 0, env)  # fail here, naming the variable, not deep in a pool
+
+    allow = env_bool("LEDGER_ALLOW_FIXED_SHOES", False, source)
+    env["LEDGER_ALLOW_FIXED_SHOES"] = "true" if allow else "false"
+    return env
+
+
+def store_kind(env: Mapping[str, str]) -> str:
+    """Which store (``memory``, ``sqlite``, ``postgres``) an eventsourcing env selects."""
+    module = env.get("PERSISTENCE_MODULE", STORES["memory"])
+    for kind, candidate in STORES.items():
+        if candidate == module:
+            return kind
+    return module
+
+
+def describe(env: Mapping[str, str]) -> str:
+    """One line naming the store, for start-up banners and logs (never the password)."""
+    kind = store_kind(env)
+    if kind == "sqlite":
+        return f"SQLite {env.get('SQLITE_DBNAME', '?')}"
+    if kind == "postgres":
+        where = (
+            f"{env.get('POSTGRES_USER', '?')}@{env.get('POSTGRES_HOST', '?')}:"
+            f"{env.get('POSTGRES_PORT', '5432')}/{env.get('POSTGRES_DBNAME', '?')}"
+        )
+        schema = env.get("POSTGRES_SCHEMA")
+        return f"PostgreSQL {where}" + (f" (schema {schema})" if schema else "")
+    return kind

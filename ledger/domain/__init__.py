@@ -1,0 +1,1 @@
+"""Aggregates and their events: tables, rounds, shoes and wallets."""

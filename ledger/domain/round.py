@@ -1,0 +1,340 @@
+"""One round at a table: every stake, card, decision and settlement of one deal, as events.
+
+The round's state is plain dicts and lists so that it reads the same in a debugger, a
+snapshot and an audit. The rules of play live in ``ledger.games``; this module only
+records facts and folds them into state."""
+
+from __future__ import annotations
+
+from typing import Any, Self
+from uuid import UUID
+
+from ledger import accounts
+from ledger.cards import hand_total, totals_with_aces
+from ledger.domain.chain import ChainedAggregate
+from ledger.domain.transfers import FundsTransferredBase
+from ledger.errors import UnknownHand
+
+DEALER = "dealer"
+OPEN, STOOD, BUST, NATURAL, SETTLED = "open", "stood", "bust", "natural", "settled"
+
+
+def new_hand(hand_id: str, player: str, seat: int, split_from: str | None = None) -> dict:
+    return {
+        "id": hand_id, "player": player, "seat": seat, "cards": [], "face_up": [],
+        "stake": 0, "status": OPEN, "draws": 0, "doubled": False, "split_from": split_from,
+        "aces": {}, "insurance": 0, "surrendered": False, "result": None, "content": False,
+    }
+
+
+class Round(ChainedAggregate):
+    class Started(ChainedAggregate.Created):
+        table_id: UUID
+        number: int
+        rules: dict[str, Any]
+        dealer: str  # a player id, or "house" in the casino
+        seats: list[list[Any]]  # [[seat, player id], ...] in the order of play
+        pone: str
+        shoe_id: UUID
+        shoe_next: int
+        actor: str
+        clause: str
+
+        def apply(self, rnd: Round) -> None:
+            rnd.table_id = self.table_id
+            rnd.number = self.number
+            rnd.rules_record = self.rules
+            rnd.dealer = self.dealer
+            rnd.pone = self.pone
+            rnd.seats = [list(s) for s in self.seats]
+            rnd.shoe_id = self.shoe_id
+            rnd.shoe_next = self.shoe_next
+            rnd.phase = "started"
+            rnd.hands = {}
+            rnd.order = []
+            rnd.dealer_hand = {
+                "cards": [], "face_up": [], "status": OPEN, "draws": 0, "aces": {},
+                "natural": False,
+            }
+            rnd.dealer_doubled = False
+            rnd.held = {}  # account -> amount held in this round's escrow
+            rnd.passes_deal = None  # clause that passes the deal, once one does
+            rnd.ended = False
+            rnd.balance = 0
+
+    class PhaseEntered(ChainedAggregate.Event):
+        phase: str
+        clause: str
+
+        def apply(self, rnd: Round) -> None:
+            rnd.phase = self.phase
+
+    class StakePlaced(ChainedAggregate.Event):
+        hand: str
+        player: str
+        seat: int
+        amount: int
+        clause: str
+        actor: str
+
+        def apply(self, rnd: Round) -> None:
+            if self.hand not in rnd.hands:
+                rnd.hands[self.hand] = new_hand(self.hand, self.player, self.seat)
+                rnd.order.append(self.hand)
+            rnd.hands[self.hand]["stake"] += self.amount
+
+    class StakeRaised(ChainedAggregate.Event):
+        hand: str
+        amount: int
+        reason: str
+        clause: str
+        actor: str
+
+        def apply(self, rnd: Round) -> None:
+            hand = rnd.hands[self.hand]
+            hand["stake"] += self.amount
+            if self.reason == "double_down":
+                hand["doubled"] = True
+
+    class DealerDoubleCalled(ChainedAggregate.Event):
+        called: bool
+        clause: str
+        actor: str
+
+        def apply(self, rnd: Round) -> None:
+            rnd.dealer_doubled = self.called
+
+    class CardDealt(ChainedAggregate.Event):
+        hand: str
+        card: str
+        shoe: UUID
+        shoe_index: int
+        face_up: bool
+        drawn: bool
+        clause: str
+        actor: str
+
+        def apply(self, rnd: Round) -> None:
+            target = rnd.dealer_hand if self.hand == DEALER else rnd.hands[self.hand]
+            target["cards"].append(self.card)
+            target["face_up"].append(self.face_up)
+            if self.drawn:
+                target["draws"] += 1
+            rnd.shoe_id = self.shoe
+            rnd.shoe_next = self.shoe_index + 1
+
+    class CardBurned(ChainedAggregate.Event):
+        card: str
+        shoe: UUID
+        shoe_index: int
+        clause: str
+
+        def apply(self, rnd: Round) -> None:
+            rnd.shoe_id = self.shoe
+            rnd.shoe_next = self.shoe_index + 1
+
+    class ShoeReplaced(ChainedAggregate.Event):
+        shoe: UUID
+        shoe_next: int
+        clause: str
+
+        def apply(self, rnd: Round) -> None:
+            rnd.shoe_id = self.shoe
+            rnd.shoe_next = self.shoe_next
+
+    class CardsShown(ChainedAggregate.Event):
+        hand: str
+        clause: str
+
+        def apply(self, rnd: Round) -> None:
+            target = rnd.dealer_hand if self.hand == DEALER else rnd.hands[self.hand]
+            target["face_up"] = [True] * len(target["cards"])
+
+    class CardRejected(ChainedAggregate.Event):
+        hand: str
+        card: str
+        clause: str
+        actor: str
+
+        def apply(self, rnd: Round) -> None:
+            hand = rnd.hands[self.hand]
+            i = len(hand["cards"]) - 1 - hand["cards"][::-1].index(self.card)
+            del hand["cards"][i]
+            del hand["face_up"][i]
+            hand["content"] = True
+
+    class NaturalDeclared(ChainedAggregate.Event):
+        hand: str
+        clause: str
+
+        def apply(self, rnd: Round) -> None:
+            if self.hand == DEALER:
+                rnd.dealer_hand["natural"] = True
+                rnd.dealer_hand["status"] = NATURAL
+            else:
+                rnd.hands[self.hand]["status"] = NATURAL
+
+    class HandStood(ChainedAggregate.Event):
+        hand: str
+        total: int
+        clause: str
+        actor: str
+
+        def apply(self, rnd: Round) -> None:
+            target = rnd.dealer_hand if self.hand == DEALER else rnd.hands[self.hand]
+            target["status"] = STOOD
+
+    class HandOverdrawn(ChainedAggregate.Event):
+        hand: str
+        total: int
+        clause: str
+
+        def apply(self, rnd: Round) -> None:
+            target = rnd.dealer_hand if self.hand == DEALER else rnd.hands[self.hand]
+            target["status"] = BUST
+
+    class HandSplit(ChainedAggregate.Event):
+        hand: str
+        new_hand: str
+        card: str
+        clause: str
+        actor: str
+
+        def apply(self, rnd: Round) -> None:
+            hand = rnd.hands[self.hand]
+            hand["cards"].pop()
+            hand["face_up"].pop()
+            new = new_hand(self.new_hand, hand["player"], hand["seat"], split_from=self.hand)
+            new["cards"].append(self.card)
+            new["face_up"].append(True)
+            rnd.hands[self.new_hand] = new
+            rnd.order.insert(rnd.order.index(self.hand) + 1, self.new_hand)
+            hand["split_from"] = hand["split_from"] or self.hand
+
+    class AceValueChosen(ChainedAggregate.Event):
+        hand: str
+        index: int
+        value: int
+        clause: str
+        actor: str
+
+        def apply(self, rnd: Round) -> None:
+            target = rnd.dealer_hand if self.hand == DEALER else rnd.hands[self.hand]
+            target["aces"][str(self.index)] = self.value
+
+    class InsuranceDecided(ChainedAggregate.Event):
+        hand: str
+        amount: int
+        clause: str
+        actor: str
+
+        def apply(self, rnd: Round) -> None:
+            rnd.hands[self.hand]["insurance"] = self.amount
+            rnd.hands[self.hand]["insurance_decided"] = True
+
+    class Surrendered(ChainedAggregate.Event):
+        hand: str
+        clause: str
+        actor: str
+
+        def apply(self, rnd: Round) -> None:
+            rnd.hands[self.hand]["surrendered"] = True
+            rnd.hands[self.hand]["status"] = STOOD
+
+    class IrregularityRecorded(ChainedAggregate.Event):
+        kind: str
+        offender: str
+        hand: str
+        clause: str
+        actor: str
+        note: str
+
+        def apply(self, rnd: Round) -> None:
+            if self.kind == "throw_up":
+                rnd.hands[self.hand]["status"] = STOOD
+                rnd.hands[self.hand]["thrown_up"] = True
+            if self.kind == "false_division":
+                rnd.hands[self.hand]["status"] = STOOD
+                rnd.hands[self.hand]["false_division"] = True
+
+    class HandSettled(ChainedAggregate.Event):
+        hand: str
+        player: str
+        outcome: str
+        stake: int
+        multiplier: str  # the player's net per unit staked, as a fraction ("3/2", "-2")
+        amount: int  # the player's net result in minor units (negative: he paid)
+        rounding: str
+        player_total: int | None
+        dealer_total: int | None
+        clauses: list[str]
+
+        def apply(self, rnd: Round) -> None:
+            hand = rnd.hands[self.hand]
+            hand["result"] = self.amount
+            hand["outcome"] = self.outcome
+            if hand["status"] in (OPEN, STOOD, NATURAL):
+                hand["settled_status"] = hand["status"]
+            hand["settled"] = True
+
+    class FundsTransferred(FundsTransferredBase):
+        def apply(self, rnd: Round) -> None:
+            escrow = rnd.account
+            if self.to_account == escrow:
+                rnd.held[self.from_account] = rnd.held.get(self.from_account, 0) + self.amount
+                rnd.balance += self.amount
+            if self.from_account == escrow:
+                rnd.held[self.to_account] = rnd.held.get(self.to_account, 0) - self.amount
+                rnd.balance -= self.amount
+
+    class Ended(ChainedAggregate.Event):
+        passes_deal: bool
+        clause: str
+
+        def apply(self, rnd: Round) -> None:
+            rnd.ended = True
+            rnd.phase = "ended"
+            rnd.passes_deal = self.clause if self.passes_deal else None
+
+    # -- construction and queries -------------------------------------------------------
+
+    @classmethod
+    def start(cls, **kwargs: Any) -> Self:
+        return cls._create(cls.Started, **kwargs)
+
+    @property
+    def account(self) -> str:
+        return accounts.escrow(self.id)
+
+    @property
+    def family(self) -> str:
+        return self.rules_record["family"]
+
+    def hand(self, hand_id: str) -> dict:
+        try:
+            return self.rules_hand(hand_id)
+        except KeyError:
+            raise UnknownHand(f"round {self.id} has no hand {hand_id!r}", None) from None
+
+    def rules_hand(self, hand_id: str) -> dict:
+        return self.dealer_hand if hand_id == DEALER else self.hands[hand_id]
+
+    def total(self, hand_id: str) -> int:
+        hand = self.rules_hand(hand_id)
+        if hand["aces"]:
+            return totals_with_aces(hand["cards"], {int(k): v for k, v in hand["aces"].items()})
+        return hand_total(hand["cards"])
+
+    def hands_of(self, player_id: str) -> list[dict]:
+        return [self.hands[h] for h in self.order if self.hands[h]["player"] == player_id]
+
+    def current_turn(self) -> str | None:
+        """The first hand still to play, in the order of play; None when all are done."""
+        for hand_id in self.order:
+            if self.hands[hand_id]["status"] == OPEN and not self.hands[hand_id].get("settled"):
+                return hand_id
+        return None
+
+    def live_hands(self) -> list[dict]:
+        """Hands still waiting for the final settlement."""
+        return [self.hands[h] for h in self.order if not self.hands[h].get("settled")]

@@ -1,0 +1,168 @@
+"""A table: its rules (recorded whole at opening), its seats, who deals, which shoe is in
+use and how far it has been dealt. Rounds are their own aggregates, so a table's stream
+grows by two events per round and is kept cheap to load by snapshots."""
+
+from __future__ import annotations
+
+from typing import Any, Self
+from uuid import UUID
+
+from ledger.domain.chain import ChainedAggregate
+from ledger.errors import AlreadySeated, RuleViolation, UnknownSeat, WrongPhase
+from ledger.rules import RuleSet, rules_from_record
+
+
+class Table(ChainedAggregate):
+    class Opened(ChainedAggregate.Created):
+        name: str
+        rules: dict[str, Any]
+        actor: str
+
+        def apply(self, table: Table) -> None:
+            table.name = self.name
+            table.rules_record = self.rules
+            table.seats = {}  # seat number (str, for JSON) -> player id (str)
+            table.dealer = None  # player id dealing (the buyer, after a sale)
+            table.proper_dealer = None  # whose turn it is to deal by rotation (VU-31)
+            table.shoe_id = None
+            table.shoe_next = 0
+            table.shoe_nonce = 0
+            table.shoe_size = 0
+            table.current_round = None
+            table.rounds = 0
+            table.rounds_this_deal = 0
+            table.closed = False
+
+    class PlayerSeated(ChainedAggregate.Event):
+        player_id: str
+        seat: int
+        actor: str
+
+        def apply(self, table: Table) -> None:
+            table.seats[str(self.seat)] = self.player_id
+
+    class PlayerUnseated(ChainedAggregate.Event):
+        player_id: str
+        seat: int
+        actor: str
+
+        def apply(self, table: Table) -> None:
+            table.seats.pop(str(self.seat), None)
+
+    class DealerChosen(ChainedAggregate.Event):
+        player_id: str
+        method: str
+        clause: str
+        actor: str
+
+        def apply(self, table: Table) -> None:
+            table.dealer = self.player_id
+            table.proper_dealer = self.player_id
+            table.rounds_this_deal = 0
+
+    class DealPassed(ChainedAggregate.Event):
+        from_player: str
+        to_player: str
+        clause: str
+        reason: str
+
+        def apply(self, table: Table) -> None:
+            table.dealer = self.to_player
+            table.proper_dealer = self.to_player
+            table.rounds_this_deal = 0
+
+    class DealSold(ChainedAggregate.Event):
+        seller: str
+        buyer: str
+        price: int
+        clause: str
+        actor: str
+
+        def apply(self, table: Table) -> None:
+            table.dealer = self.buyer
+
+    class ShoeChanged(ChainedAggregate.Event):
+        shoe_id: UUID
+        nonce: int
+        size: int
+        start: int
+
+        def apply(self, table: Table) -> None:
+            table.shoe_id = self.shoe_id
+            table.shoe_nonce = self.nonce
+            table.shoe_size = self.size
+            table.shoe_next = self.start
+
+    class RoundOpened(ChainedAggregate.Event):
+        round_id: UUID
+        number: int
+
+        def apply(self, table: Table) -> None:
+            table.current_round = self.round_id
+            table.rounds = self.number
+
+    class RoundClosed(ChainedAggregate.Event):
+        round_id: UUID
+        shoe_id: UUID
+        shoe_next: int
+
+        def apply(self, table: Table) -> None:
+            table.current_round = None
+            table.shoe_id = self.shoe_id
+            table.shoe_next = self.shoe_next
+            table.rounds_this_deal += 1
+
+    @classmethod
+    def open(cls, name: str, rules: RuleSet, actor: str) -> Self:
+        return cls._create(cls.Opened, name=name, rules=rules.to_dict(), actor=actor)
+
+    @property
+    def rules(self) -> RuleSet:
+        cached = self.__dict__.get("_rules_cache")
+        if cached is None:
+            cached = rules_from_record(self.rules_record)
+            self.__dict__["_rules_cache"] = cached
+        return cached
+
+    @property
+    def family(self) -> str:
+        return self.rules_record["family"]
+
+    def seat_of(self, player_id: str) -> int | None:
+        for seat, pid in self.seats.items():
+            if pid == player_id:
+                return int(seat)
+        return None
+
+    def seated_in_order(self, first_after: str | None) -> list[tuple[int, str]]:
+        """Players clockwise, starting on the left of ``first_after`` (a player id)."""
+        ordered = sorted((int(s), p) for s, p in self.seats.items())
+        start = self.seat_of(first_after) if first_after else None
+        if start is None:
+            return ordered
+        return [sp for sp in ordered if sp[0] > start] + [sp for sp in ordered if sp[0] <= start]
+
+    def player_left_of(self, player_id: str) -> str:
+        others = self.seated_in_order(player_id)
+        return others[0][1]
+
+    def seat(self, player_id: str, seat: int, actor: str) -> None:
+        rules = self.rules
+        if self.seat_of(player_id) is not None:
+            raise AlreadySeated(f"player {player_id} already sits at this table", None)
+        if not 1 <= seat <= rules.max_players:
+            raise UnknownSeat(f"seat must be 1 to {rules.max_players}, got {seat}", None)
+        if str(seat) in self.seats:
+            raise AlreadySeated(f"seat {seat} is taken", None)
+        self.trigger_event(self.PlayerSeated, player_id=player_id, seat=seat, actor=actor)
+
+    def unseat(self, seat: int, actor: str) -> str:
+        if str(seat) not in self.seats:
+            raise UnknownSeat(f"nobody sits in seat {seat}", None)
+        player_id = self.seats[str(seat)]
+        if self.current_round is not None:
+            raise WrongPhase("a player cannot leave during a round; wait until it is settled", None)
+        if player_id in (self.dealer, self.proper_dealer):
+            raise RuleViolation("the dealer cannot leave; pass the deal first", None)
+        self.trigger_event(self.PlayerUnseated, player_id=player_id, seat=seat, actor=actor)
+        return player_id

@@ -1,0 +1,106 @@
+"""What every rule set shares: limits, credit, seats, and strict option parsing.
+
+A table's opening event records ``RuleSet.to_dict()`` in full, so an old table replays
+with the rules it was opened with, never with today's defaults."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from typing import Any, ClassVar, Self, get_type_hints
+
+from ledger.errors import InvalidRules
+
+ROUNDING_MODES = ("down", "half_up", "up")
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    family: ClassVar[str] = ""
+    prefix: ClassVar[str] = ""
+    # The most a player can lose per unit staked; held at staking when the table gives no credit.
+    player_exposure: ClassVar[int] = 1
+    # The most the banker can pay per unit staked.
+    banker_exposure: ClassVar[int] = 1
+
+    min_stake: int = 100
+    max_stake: int = 10_000
+    max_players: int = 7
+    credit: bool = False
+    client_seed: str = ""
+    rounding: str = "down"
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any] | None) -> Self:
+        options = dict(options or {})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise InvalidRules(
+                f"unknown option(s) for {cls.family}: {', '.join(unknown)}; "
+                f"known: {', '.join(sorted(known))}",
+                option=unknown[0],
+            )
+        hints = get_type_hints(cls)
+        for name, value in options.items():
+            _check_type(cls.family, name, hints[name], value)
+        rules = cls(**options)
+        rules.validate()
+        return rules
+
+    def validate(self) -> None:
+        if self.min_stake < 1:
+            raise InvalidRules("min_stake must be at least 1 minor unit", option="min_stake")
+        if self.max_stake < self.min_stake:
+            raise InvalidRules(
+                f"max_stake {self.max_stake} is below min_stake {self.min_stake}",
+                option="max_stake",
+            )
+        if not 1 <= self.max_players <= 12:
+            raise InvalidRules("max_players must be between 1 and 12", option="max_players")
+        if self.rounding not in ROUNDING_MODES:
+            raise InvalidRules(
+                f"rounding must be one of {', '.join(ROUNDING_MODES)}", option="rounding"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"family": self.family, **dataclasses.asdict(self)}
+
+    @property
+    def packs(self) -> int:
+        return 1
+
+    @property
+    def house_banked(self) -> bool:
+        return False
+
+    def round_payout(self, value: Fraction) -> int:
+        """Whole minor units from a fractional payout, by the table's stated rounding."""
+        if value.denominator == 1:
+            return int(value)
+        if self.rounding == "down":
+            return value.numerator // value.denominator
+        if self.rounding == "up":
+            return -(-value.numerator // value.denominator)
+        return int((value + Fraction(1, 2)) // 1)
+
+
+def _check_type(family: str, name: str, hint: Any, value: Any) -> None:
+    allowed = getattr(hint, "__args__", None) or (hint,)
+    allowed = tuple(a for a in allowed if isinstance(a, type))
+    ok = any(
+        (isinstance(value, a) and not (a is int and isinstance(value, bool)))
+        or (a is type(None) and value is None)
+        for a in allowed
+    )
+    if not ok:
+        names = " or ".join(a.__name__ for a in allowed)
+        raise InvalidRules(
+            f"option {name} of {family} must be {names}, got {value!r}", option=name
+        )
+
+
+def choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise InvalidRules(f"{name} must be one of {', '.join(allowed)}, got {value!r}", option=name)

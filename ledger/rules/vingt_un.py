@@ -1,0 +1,58 @@
+"""English Vingt-un (RULES.md VU-1..VU-31; seeds 000 and 002)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ledger.errors import InvalidRules
+from ledger.rules.base import RuleSet, choice
+
+DEALER_CHOICE = ("seat", "named")  # VU-2
+DEAL_LIMITS = ("natural", "hands", "pack_twice", "two_packs")  # VU-29
+TIE_SHARES = ("0", "1/4", "1/3")  # VU-27 (c)
+
+
+@dataclass(frozen=True)
+class VingtUnRules(RuleSet):
+    family: ClassVar[str] = "vingt-un"
+    prefix: ClassVar[str] = "VU"
+    # VU-1: the dealer's double and a Vingt-un may each double a stake: four times at most.
+    player_exposure: ClassVar[int] = 4
+    banker_exposure: ClassVar[int] = 4
+
+    dealer_choice: str = "seat"
+    natural_passes_deal: bool = True  # VU-10
+    natural_collects_from_players: bool = False  # VU-10 variation
+    deal_limit: str = "natural"  # VU-29
+    deal_hands: int = 0  # VU-29, with deal_limit "hands"
+    pool_ante: int = 0  # VU-27 (a)
+    pool_dealer_overdraw: int = 0  # VU-27 (b)
+    pool_tie_share: str = "0"  # VU-27 (c)
+    penalty_amount: int = 0  # VU-26
+
+    def validate(self) -> None:
+        super().validate()
+        choice("dealer_choice", self.dealer_choice, DEALER_CHOICE)
+        choice("deal_limit", self.deal_limit, DEAL_LIMITS)
+        choice("pool_tie_share", self.pool_tie_share, TIE_SHARES)
+        if self.deal_limit == "hands" and self.deal_hands < 1:
+            raise InvalidRules("deal_limit 'hands' needs deal_hands >= 1 (VU-29)", option="deal_hands")
+        for name in ("pool_ante", "pool_dealer_overdraw", "penalty_amount", "deal_hands"):
+            if getattr(self, name) < 0:
+                raise InvalidRules(f"{name} must not be negative", option=name)
+
+    @property
+    def packs(self) -> int:
+        return 2 if self.deal_limit == "two_packs" else 1
+
+    @property
+    def keeps_pool(self) -> bool:
+        return bool(
+            self.pool_ante or self.pool_dealer_overdraw or self.pool_tie_share != "0"
+            or self.penalty_amount
+        )
+
+    @property
+    def exposure(self) -> int:
+        return 4 + (1 if self.natural_collects_from_players else 0)

@@ -1,0 +1,358 @@
+"""Player decision policies for the simulator.
+
+Pure functions, standard library only.
+
+Chart variant
+-------------
+``basic_strategy`` implements the standard *multi-deck* (4-8 decks) total-dependent
+basic strategy as published e.g. by the Wizard of Odds, with these variations:
+
+* dealer stands on soft 17 (S17) vs dealer hits soft 17 (H17);
+* double after split allowed (DAS) vs not allowed (pair entries marked ``Pd``);
+* late surrender (LS) when the table offers it.
+
+The multi-deck chart is also used for 1- and 2-deck games; the (small) single- and
+double-deck deviations are deliberately *not* implemented.
+
+Insurance / even money is never taken (there is no such decision).
+
+The charts below are plain text so they can be compared cell by cell with a
+published chart.  Columns are the dealer up-card 2..9, T (any ten-value), A.
+
+Codes
+~~~~~
+``H``   hit
+``S``   stand
+``D``   double if allowed, otherwise hit
+``Ds``  double if allowed, otherwise stand
+``P``   split
+``Pd``  split if double after split is allowed, otherwise do not split
+``-``   do not split (play the hand by its hard total)
+``R``   surrender if allowed (rows say what to do otherwise)
+``.``   no surrender (use the other charts)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Callable
+
+__all__ = [
+    "Decision",
+    "TableView",
+    "basic_strategy",
+    "mimic_dealer",
+    "POLICIES",
+    "HARD_S17",
+    "HARD_H17",
+    "SOFT_S17",
+    "SOFT_H17",
+    "PAIRS",
+    "SURRENDER_S17",
+    "SURRENDER_H17",
+]
+
+
+class Decision(str, Enum):
+    HIT = "hit"
+    STAND = "stand"
+    DOUBLE_DOWN = "double_down"
+    SPLIT = "split"
+    SURRENDER = "surrender"
+
+
+_DOUBLE_ON = {
+    "any_two": None,
+    "any": None,
+    "9_11": frozenset({9, 10, 11}),
+    "9-11": frozenset({9, 10, 11}),
+    "10_11": frozenset({10, 11}),
+    "10-11": frozenset({10, 11}),
+}
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The table rules a player policy needs to know about."""
+
+    decks: int
+    dealer_hits_soft_17: bool
+    double_after_split: bool
+    surrender: bool  # late surrender offered
+    max_hands: int = 4  # a pair may be split until the player has this many hands
+    double_on: str = "any_two"  # "any_two", "9_11" or "10_11" (hard totals)
+
+    def __post_init__(self) -> None:
+        if self.decks < 1:
+            raise ValueError(f"decks must be >= 1, got {self.decks}")
+        if self.max_hands < 1:
+            raise ValueError(f"max_hands must be >= 1, got {self.max_hands}")
+        if self.double_on not in _DOUBLE_ON:
+            raise ValueError(
+                f"double_on must be one of {sorted(_DOUBLE_ON)}, got {self.double_on!r}"
+            )
+
+
+# --------------------------------------------------------------------------- charts
+
+_UP = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+
+# Hard totals, dealer stands on soft 17.  5-8 always hit, 17+ always stand.
+HARD_S17 = """
+        2   3   4   5   6   7   8   9   T   A
+  8     H   H   H   H   H   H   H   H   H   H
+  9     H   D   D   D   D   H   H   H   H   H
+ 10     D   D   D   D   D   D   D   D   H   H
+ 11     D   D   D   D   D   D   D   D   D   H
+ 12     H   H   S   S   S   H   H   H   H   H
+ 13     S   S   S   S   S   H   H   H   H   H
+ 14     S   S   S   S   S   H   H   H   H   H
+ 15     S   S   S   S   S   H   H   H   H   H
+ 16     S   S   S   S   S   H   H   H   H   H
+ 17     S   S   S   S   S   S   S   S   S   S
+"""
+
+# Hard totals, dealer hits soft 17: as S17 except 11 vs A doubles.
+HARD_H17 = """
+        2   3   4   5   6   7   8   9   T   A
+  8     H   H   H   H   H   H   H   H   H   H
+  9     H   D   D   D   D   H   H   H   H   H
+ 10     D   D   D   D   D   D   D   D   H   H
+ 11     D   D   D   D   D   D   D   D   D   D
+ 12     H   H   S   S   S   H   H   H   H   H
+ 13     S   S   S   S   S   H   H   H   H   H
+ 14     S   S   S   S   S   H   H   H   H   H
+ 15     S   S   S   S   S   H   H   H   H   H
+ 16     S   S   S   S   S   H   H   H   H   H
+ 17     S   S   S   S   S   S   S   S   S   S
+"""
+
+# Soft totals (row = total, A,2 = 13 ... A,9 = 20), dealer stands on soft 17.
+SOFT_S17 = """
+        2   3   4   5   6   7   8   9   T   A
+ 13     H   H   H   D   D   H   H   H   H   H
+ 14     H   H   H   D   D   H   H   H   H   H
+ 15     H   H   D   D   D   H   H   H   H   H
+ 16     H   H   D   D   D   H   H   H   H   H
+ 17     H   D   D   D   D   H   H   H   H   H
+ 18     S   Ds  Ds  Ds  Ds  S   S   H   H   H
+ 19     S   S   S   S   S   S   S   S   S   S
+ 20     S   S   S   S   S   S   S   S   S   S
+"""
+
+# Soft totals, dealer hits soft 17: soft 18 vs 2 and soft 19 vs 6 double.
+SOFT_H17 = """
+        2   3   4   5   6   7   8   9   T   A
+ 13     H   H   H   D   D   H   H   H   H   H
+ 14     H   H   H   D   D   H   H   H   H   H
+ 15     H   H   D   D   D   H   H   H   H   H
+ 16     H   H   D   D   D   H   H   H   H   H
+ 17     H   D   D   D   D   H   H   H   H   H
+ 18     Ds  Ds  Ds  Ds  Ds  S   S   H   H   H
+ 19     S   S   S   S   Ds  S   S   S   S   S
+ 20     S   S   S   S   S   S   S   S   S   S
+"""
+
+# Pair splitting (same for S17 and H17).  "Pd" = split only with DAS.
+PAIRS = """
+        2   3   4   5   6   7   8   9   T   A
+ 2,2    Pd  Pd  P   P   P   P   -   -   -   -
+ 3,3    Pd  Pd  P   P   P   P   -   -   -   -
+ 4,4    -   -   -   Pd  Pd  -   -   -   -   -
+ 5,5    -   -   -   -   -   -   -   -   -   -
+ 6,6    Pd  P   P   P   P   -   -   -   -   -
+ 7,7    P   P   P   P   P   P   -   -   -   -
+ 8,8    P   P   P   P   P   P   P   P   P   P
+ 9,9    P   P   P   P   P   S   P   P   S   S
+ T,T    -   -   -   -   -   -   -   -   -   -
+ A,A    P   P   P   P   P   P   P   P   P   P
+"""
+# (9,9 "S" = do not split; stand, same as hard 18.)
+
+# Late surrender, dealer stands on soft 17.  Hard totals on the first two cards;
+# when surrender is not possible hard 15/16 hit.  A splittable 8,8 is never
+# surrendered under S17 (it is split).
+SURRENDER_S17 = """
+        2   3   4   5   6   7   8   9   T   A
+ 15     .   .   .   .   .   .   .   .   R   .
+ 16     .   .   .   .   .   .   .   R   R   R
+ 17     .   .   .   .   .   .   .   .   .   .
+ 8,8    .   .   .   .   .   .   .   .   .   .
+"""
+
+# Late surrender, dealer hits soft 17: adds 15 vs A, 17 vs A and 8,8 vs A.
+# Fallbacks: 15/16 hit, 17 stands, 8,8 splits.
+SURRENDER_H17 = """
+        2   3   4   5   6   7   8   9   T   A
+ 15     .   .   .   .   .   .   .   .   R   R
+ 16     .   .   .   .   .   .   .   R   R   R
+ 17     .   .   .   .   .   .   .   .   .   R
+ 8,8    .   .   .   .   .   .   .   .   .   R
+"""
+
+
+def _parse_chart(text: str) -> dict[str, dict[str, str]]:
+    lines = [ln.split() for ln in text.strip().splitlines() if ln.strip()]
+    header, rows = lines[0], lines[1:]
+    if tuple(header) != _UP:
+        raise ValueError(f"bad chart header: {header}")
+    chart: dict[str, dict[str, str]] = {}
+    for row in rows:
+        label, cells = row[0], row[1:]
+        if len(cells) != len(_UP):
+            raise ValueError(f"bad chart row: {row}")
+        chart[label] = dict(zip(_UP, cells))
+    return chart
+
+
+_HARD = {False: _parse_chart(HARD_S17), True: _parse_chart(HARD_H17)}
+_SOFT = {False: _parse_chart(SOFT_S17), True: _parse_chart(SOFT_H17)}
+_PAIRS = _parse_chart(PAIRS)
+_SURRENDER = {False: _parse_chart(SURRENDER_S17), True: _parse_chart(SURRENDER_H17)}
+
+
+# --------------------------------------------------------------------------- cards
+
+_RANK_VALUE = {
+    "A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
+    "T": 10, "J": 10, "Q": 10, "K": 10,
+}
+_SUITS = frozenset("CDHS")
+
+
+def _value(card: str) -> int:
+    """Point value of a card code (ace = 1)."""
+    if not isinstance(card, str) or len(card) != 2 or card[1] not in _SUITS:
+        raise ValueError(f"invalid card code: {card!r}")
+    try:
+        return _RANK_VALUE[card[0]]
+    except KeyError:
+        raise ValueError(f"invalid card code: {card!r}") from None
+
+
+def _total(cards) -> tuple[int, bool]:
+    """Best total of a hand and whether it is soft (an ace counted as 11)."""
+    total = 0
+    has_ace = False
+    for card in cards:
+        v = _value(card)
+        total += v
+        has_ace = has_ace or v == 1
+    if has_ace and total + 10 <= 21:
+        return total + 10, True
+    return total, False
+
+
+def _up_column(dealer_up: str) -> str:
+    v = _value(dealer_up)
+    if v == 1:
+        return "A"
+    if v == 10:
+        return "T"
+    return str(v)
+
+
+# --------------------------------------------------------------------------- policies
+
+
+def _double_allowed(total: int, soft: bool, view: TableView, hands_in_play: int,
+                    can_double: bool) -> bool:
+    if not can_double:
+        return False
+    if hands_in_play > 1 and not view.double_after_split:
+        return False
+    allowed = _DOUBLE_ON[view.double_on]
+    if allowed is None:
+        return True
+    return not soft and total in allowed
+
+
+def basic_strategy(
+    cards: tuple[str, ...],
+    dealer_up: str,
+    view: TableView,
+    hands_in_play: int,
+    can_double: bool,
+    can_split: bool,
+    can_surrender: bool,
+) -> Decision:
+    """Multi-deck total-dependent basic strategy (see module docstring)."""
+    cards = tuple(cards)
+    if not cards:
+        raise ValueError("cannot decide on an empty hand")
+    up = _up_column(dealer_up)
+    total, soft = _total(cards)
+    if total >= 21:
+        return Decision.STAND
+
+    h17 = view.dealer_hits_soft_17
+    is_pair = len(cards) == 2 and _value(cards[0]) == _value(cards[1])
+    splittable = is_pair and can_split and hands_in_play < view.max_hands
+    pair_rank = _up_column(cards[0]) if is_pair else None  # "2".."9","T","A"
+
+    # 1. Late surrender (first two cards only).
+    if view.surrender and can_surrender and len(cards) == 2 and not soft:
+        chart = _SURRENDER[h17]
+        if splittable and pair_rank == "8":
+            row = "8,8"
+        else:
+            row = str(total)
+        if row in chart and chart[row][up] == "R":
+            return Decision.SURRENDER
+
+    # 2. Pair splitting.
+    if splittable:
+        code = _PAIRS[f"{pair_rank},{pair_rank}"][up]
+        if code == "P" or (code == "Pd" and view.double_after_split):
+            return Decision.SPLIT
+        # "-", "S" or "Pd" without DAS: play the total below.
+
+    double_ok = _double_allowed(total, soft, view, hands_in_play, can_double)
+
+    # 3. Soft totals.
+    if soft:
+        if total < 13:  # A,A that cannot be split (soft 12): always hit.
+            return Decision.HIT
+        code = _SOFT[h17][str(total)][up]
+    # 4. Hard totals.
+    else:
+        if total <= 8:
+            return Decision.HIT
+        if total >= 17:
+            return Decision.STAND
+        code = _HARD[h17][str(total)][up]
+
+    if code == "H":
+        return Decision.HIT
+    if code == "S":
+        return Decision.STAND
+    if code == "D":
+        return Decision.DOUBLE_DOWN if double_ok else Decision.HIT
+    if code == "Ds":
+        return Decision.DOUBLE_DOWN if double_ok else Decision.STAND
+    raise AssertionError(f"unknown chart code {code!r}")  # pragma: no cover
+
+
+def mimic_dealer(
+    cards: tuple[str, ...],
+    dealer_up: str,
+    view: TableView,
+    hands_in_play: int = 1,
+    can_double: bool = False,
+    can_split: bool = False,
+    can_surrender: bool = False,
+    **_: object,
+) -> Decision:
+    """Hit below 17 (best total, soft or hard), otherwise stand."""
+    cards = tuple(cards)
+    if not cards:
+        raise ValueError("cannot decide on an empty hand")
+    _value(dealer_up)  # validate
+    total, _soft = _total(cards)
+    return Decision.HIT if total < 17 else Decision.STAND
+
+
+Policy = Callable[..., Decision]
+
+POLICIES: dict[str, Policy] = {"basic": basic_strategy, "mimic": mimic_dealer}

@@ -1,0 +1,164 @@
+import pytest
+
+from ledger.config import describe, env_bool, env_int, store_env, store_kind
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    """The SQLite default creates ./var: keep it out of the work tree."""
+    monkeypatch.chdir(tmp_path)
+
+
+def test_sqlite_is_the_default_store_under_var(tmp_path):
+    env = store_env(environ={})
+
+    assert env["PERSISTENCE_MODULE"] == "eventsourcing.sqlite"
+    assert env["SQLITE_DBNAME"] == "./var/ledger.sqlite3"
+    assert (tmp_path / "var").is_dir()
+
+
+def test_sqlite_path_comes_from_ledger_sqlite_path_and_its_directory_is_made(tmp_path):
+    path = tmp_path / "a" / "b" / "ledger.sqlite3"
+
+    env = store_env(environ={"LEDGER_SQLITE_PATH": str(path)})
+
+    assert env["SQLITE_DBNAME"] == str(path)
+    assert path.parent.is_dir()
+
+
+def test_explicit_sqlite_path_beats_the_variable(tmp_path):
+    env = store_env(
+        "sqlite",
+        sqlite_path=str(tmp_path / "x.db"),
+        environ={
+            "LEDGER_SQLITE_PATH": str(tmp_path / "ignored.db"),
+        },
+    )
+
+    assert env["SQLITE_DBNAME"] == str(tmp_path / "x.db")
+
+
+def test_sqlite_in_memory_makes_no_directory(tmp_path):
+    env = store_env("sqlite", sqlite_path=":memory:", environ={})
+
+    assert env["SQLITE_DBNAME"] == ":memory:"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_memory_store_uses_plain_python_objects():
+    env = store_env(environ={"LEDGER_STORE": "memory"})
+
+    assert env == {"PERSISTENCE_MODULE": "eventsourcing.popo", "LEDGER_ALLOW_FIXED_SHOES": "false"}
+
+
+def test_store_names_ignore_case_and_surrounding_space():
+    assert store_env(environ={"LEDGER_STORE": " Memory "})["PERSISTENCE_MODULE"] == (
+        "eventsourcing.popo"
+    )
+
+
+def test_kind_argument_beats_ledger_store():
+    env = store_env("memory", environ={"LEDGER_STORE": "postgres"})
+
+    assert env["PERSISTENCE_MODULE"] == "eventsourcing.popo"
+
+
+def test_postgres_defaults_match_the_local_test_server():
+    env = store_env("postgres", environ={})
+
+    assert env == {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": "test",
+        "POSTGRES_HOST": "127.0.0.1",
+        "POSTGRES_PORT": "5432",
+        "POSTGRES_USER": "postgres",
+        "POSTGRES_PASSWORD": "",
+        "LEDGER_ALLOW_FIXED_SHOES": "false",
+    }
+
+
+def test_postgres_passes_through_schema_and_pool_settings_only_when_set():
+    environ = {
+        "LEDGER_STORE": "postgres",
+        "POSTGRES_DBNAME": "ledger",
+        "POSTGRES_HOST": "db.local",
+        "POSTGRES_PORT": "6543",
+        "POSTGRES_USER": "dealer",
+        "POSTGRES_PASSWORD": "s3cret",
+        "POSTGRES_SCHEMA": "casino",
+        "POSTGRES_POOL_SIZE": "3",
+        "POSTGRES_MAX_OVERFLOW": "0",
+    }
+
+    env = store_env(environ=environ)
+
+    for name, value in environ.items():
+        if name != "LEDGER_STORE":
+            assert env[name] == value
+    assert "POSTGRES_SCHEMA" not in store_env("postgres", environ={"POSTGRES_SCHEMA": ""})
+
+
+def test_postgres_settings_do_not_leak_into_other_stores():
+    env = store_env("memory", environ={"POSTGRES_SCHEMA": "casino", "POSTGRES_HOST": "x"})
+
+    assert not any(name.startswith("POSTGRES_") for name in env)
+
+
+@pytest.mark.parametrize("name", ["POSTGRES_PORT", "POSTGRES_POOL_SIZE", "POSTGRES_MAX_OVERFLOW"])
+def test_a_non_integer_postgres_number_is_refused_by_name(name):
+    with pytest.raises(ValueError, match=name):
+        store_env("postgres", environ={name: "five"})
+
+
+def test_unknown_store_is_refused_naming_the_variable_and_the_choices():
+    with pytest.raises(ValueError) as raised:
+        store_env(environ={"LEDGER_STORE": "mongodb"})
+
+    message = str(raised.value)
+    assert "LEDGER_STORE" in message
+    assert "'mongodb'" in message
+    for kind in ("memory", "sqlite", "postgres"):
+        assert kind in message
+
+
+def test_fixed_shoes_are_off_unless_allowed():
+    assert store_env("memory", environ={})["LEDGER_ALLOW_FIXED_SHOES"] == "false"
+    allowed = store_env("memory", environ={"LEDGER_ALLOW_FIXED_SHOES": "TRUE"})
+    assert allowed["LEDGER_ALLOW_FIXED_SHOES"] == "true"
+
+
+def test_a_misspelt_boolean_is_an_error_not_a_silent_no():
+    with pytest.raises(ValueError, match="LEDGER_ALLOW_FIXED_SHOES"):
+        store_env("memory", environ={"LEDGER_ALLOW_FIXED_SHOES": "ture"})
+
+
+def test_typed_helpers_read_defaults_and_values():
+    assert env_bool("X", True, {}) is True
+    assert env_bool("X", True, {"X": "no"}) is False
+    assert env_int("PORT", 8000, {}) == 8000
+    assert env_int("PORT", 8000, {"PORT": ""}) == 8000
+    assert env_int("PORT", 8000, {"PORT": " 9000 "}) == 9000
+    with pytest.raises(ValueError, match="PORT"):
+        env_int("PORT", 8000, {"PORT": "eighty"})
+
+
+def test_store_env_reads_os_environ_by_default(monkeypatch):
+    monkeypatch.setenv("LEDGER_STORE", "memory")
+
+    assert store_env()["PERSISTENCE_MODULE"] == "eventsourcing.popo"
+
+
+def test_describe_names_each_store_in_one_line():
+    assert describe(store_env(environ={})) == "SQLite ./var/ledger.sqlite3"
+    assert describe(store_env("postgres", environ={"POSTGRES_PASSWORD": "pw"})) == (
+        "PostgreSQL postgres@127.0.0.1:5432/test"
+    )
+    assert describe(store_env("memory", environ={})) == "memory"
+    assert describe(store_env("postgres", environ={"POSTGRES_SCHEMA": "s1"})).endswith(
+        "(schema s1)"
+    )
+
+
+def test_store_kind_reads_the_persistence_module_back():
+    for kind in ("memory", "sqlite", "postgres"):
+        assert store_kind(store_env(kind, environ={})) == kind
