@@ -22,7 +22,7 @@ OPEN, STOOD, BUST, NATURAL, SETTLED = "open", "stood", "bust", "natural", "settl
 def new_hand(hand_id: str, player: str, seat: int, split_from: str | None = None) -> dict:
     return {
         "id": hand_id, "player": player, "seat": seat, "cards": [], "face_up": [],
-        "stake": 0, "status": OPEN, "draws": 0, "doubled": False, "split_from": split_from,
+        "stake": 0, "held": 0, "status": OPEN, "draws": 0, "doubled": False, "split_from": split_from,
         "aces": {}, "insurance": 0, "surrendered": False, "result": None, "content": False,
     }
 
@@ -57,10 +57,9 @@ class Round(ChainedAggregate):
                 "natural": False,
             }
             rnd.dealer_doubled = False
-            rnd.held = {}  # account -> amount held in this round's escrow
+            rnd.bank_held = 0  # the banker's cover held in escrow (no-credit tables)
             rnd.passes_deal = None  # clause that passes the deal, once one does
             rnd.ended = False
-            rnd.balance = 0
 
     class PhaseEntered(ChainedAggregate.Event):
         phase: str
@@ -69,23 +68,33 @@ class Round(ChainedAggregate):
         def apply(self, rnd: Round) -> None:
             rnd.phase = self.phase
 
+    class HandOpened(ChainedAggregate.Event):
+        hand: str
+        player: str
+        seat: int
+
+        def apply(self, rnd: Round) -> None:
+            rnd.hands[self.hand] = new_hand(self.hand, self.player, self.seat)
+            rnd.order.append(self.hand)
+
     class StakePlaced(ChainedAggregate.Event):
         hand: str
         player: str
         seat: int
         amount: int
+        held: int  # moved from the wallet into escrow with this stake
         clause: str
         actor: str
 
         def apply(self, rnd: Round) -> None:
-            if self.hand not in rnd.hands:
-                rnd.hands[self.hand] = new_hand(self.hand, self.player, self.seat)
-                rnd.order.append(self.hand)
-            rnd.hands[self.hand]["stake"] += self.amount
+            hand = rnd.hands[self.hand]
+            hand["stake"] += self.amount
+            hand["held"] += self.held
 
     class StakeRaised(ChainedAggregate.Event):
         hand: str
         amount: int
+        held: int
         reason: str
         clause: str
         actor: str
@@ -93,6 +102,7 @@ class Round(ChainedAggregate):
         def apply(self, rnd: Round) -> None:
             hand = rnd.hands[self.hand]
             hand["stake"] += self.amount
+            hand["held"] += self.held
             if self.reason == "double_down":
                 hand["doubled"] = True
 
@@ -268,24 +278,45 @@ class Round(ChainedAggregate):
         player_total: int | None
         dealer_total: int | None
         clauses: list[str]
+        from_bank_cover: int
 
         def apply(self, rnd: Round) -> None:
+            rnd.bank_held -= self.from_bank_cover
             hand = rnd.hands[self.hand]
             hand["result"] = self.amount
             hand["outcome"] = self.outcome
-            if hand["status"] in (OPEN, STOOD, NATURAL):
-                hand["settled_status"] = hand["status"]
             hand["settled"] = True
+            hand["held"] = 0
 
     class FundsTransferred(FundsTransferredBase):
         def apply(self, rnd: Round) -> None:
-            escrow = rnd.account
-            if self.to_account == escrow:
-                rnd.held[self.from_account] = rnd.held.get(self.from_account, 0) + self.amount
-                rnd.balance += self.amount
-            if self.from_account == escrow:
-                rnd.held[self.to_account] = rnd.held.get(self.to_account, 0) - self.amount
-                rnd.balance -= self.amount
+            # Escrow moves are tracked per hand (``held``) and by the bank cover, because
+            # most of them are recorded in wallet streams, not here.
+            pass
+
+    class HoldAdjusted(ChainedAggregate.Event):
+        hand: str
+        amount: int
+        clause: str
+        memo: str
+
+        def apply(self, rnd: Round) -> None:
+            rnd.hands[self.hand]["held"] += self.amount
+
+    class InsuranceSettled(ChainedAggregate.Event):
+        hand: str
+        amount: int  # the player's net on the side bet
+        clause: str
+
+        def apply(self, rnd: Round) -> None:
+            rnd.hands[self.hand]["insurance_result"] = self.amount
+
+    class BankCovered(ChainedAggregate.Event):
+        amount: int
+        clause: str
+
+        def apply(self, rnd: Round) -> None:
+            rnd.bank_held += self.amount
 
     class Ended(ChainedAggregate.Event):
         passes_deal: bool

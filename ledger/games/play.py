@@ -1,0 +1,124 @@
+"""The context of one command on a round, and the primitive moves every family shares:
+dealing a card, holding a stake, paying a settled hand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol
+
+from ledger import accounts
+from ledger.cards import is_natural
+from ledger.domain.round import DEALER, Round
+from ledger.games.books import Books
+from ledger.rules import RuleSet
+
+
+class CardSource(Protocol):
+    """Where cards come from: the application's shoe service (the domain never sees seeds)."""
+
+    def next_card(self, rnd: Round) -> tuple[str, Any, int]:
+        """Return (card, shoe id, shoe index) for the next card of the round's shoe."""
+
+    def burn(self, rnd: Round) -> None:
+        """Burn the table's burn cards after a fresh cut, if the rules ask for it."""
+
+
+@dataclass
+class Play:
+    rnd: Round
+    rules: RuleSet
+    cards: CardSource
+    books: Books
+    actor: str
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def family(self) -> str:
+        return self.rules.family
+
+    @property
+    def banker_account(self) -> str:
+        if self.rules.house_banked:
+            return accounts.house(self.rnd.table_id)
+        return accounts.player(self.rnd.dealer)
+
+    @property
+    def escrow(self) -> str:
+        return accounts.escrow(self.rnd.id)
+
+    # -- cards ---------------------------------------------------------------------------
+
+    def deal(self, hand_id: str, *, face_up: bool, drawn: bool, clause: str) -> str:
+        card, shoe, index = self.cards.next_card(self.rnd)
+        self.rnd.trigger_event(
+            Round.CardDealt, hand=hand_id, card=card, shoe=shoe, shoe_index=index,
+            face_up=face_up, drawn=drawn, clause=clause, actor=self.actor,
+        )
+        return card
+
+    def is_natural(self, hand_id: str) -> bool:
+        hand = self.rnd.rules_hand(hand_id)
+        return is_natural(hand["cards"]) and not hand.get("split_from")
+
+    # -- money ---------------------------------------------------------------------------
+
+    def hold_for(self, stake: int) -> int:
+        """What a stake moves into escrow: the book's worst case unless the table gives credit."""
+        return stake if self.rules.credit else stake * self.exposure
+
+    @property
+    def exposure(self) -> int:
+        return getattr(self.rules, "exposure", self.rules.player_exposure)
+
+    def cover_bank(self, stake: int, clause: str) -> None:
+        """A player-banker puts up what the stake could cost him (no-credit tables)."""
+        if self.rules.house_banked or self.rules.credit:
+            return
+        need = stake * self.rules.banker_exposure
+        self.books.transfer(self.banker_account, self.escrow, need, clause, "bank cover held")
+        self.rnd.trigger_event(Round.BankCovered, amount=need, clause=clause)
+
+    def pay_hand(
+        self, hand_id: str, multiplier: Fraction | int, outcome: str, clauses: list[str],
+        dealer_total: int | None = None, counterparty: str | None = None,
+    ) -> int:
+        """Settle one hand: release its hold, move the net between player and banker."""
+        hand = self.rnd.hands[hand_id]
+        stake, held = hand["stake"], hand["held"]
+        multiplier = Fraction(multiplier)
+        banker = counterparty or self.banker_account
+        raw = stake * multiplier
+        net = self.rules.round_payout(raw) if raw >= 0 else -self.rules.round_payout(-raw)
+        rounding = "none" if raw.denominator == 1 else f"{self.rules.rounding}: {raw} -> {net}"
+        player = accounts.player(hand["player"])
+        clause = clauses[0]
+        memo = f"hand {hand_id} {outcome}"
+        from_cover = 0
+        if net >= 0:
+            self.books.transfer(self.escrow, player, held, clause, f"{memo}: stake released")
+            from_cover = min(net, self.rnd.bank_held)
+            self.books.transfer(self.escrow, player, from_cover, clause, f"{memo}: won, from bank cover")
+            self.books.transfer(banker, player, net - from_cover, clause, f"{memo}: won")
+        else:
+            loss = -net
+            taken = min(loss, held)
+            self.books.transfer(self.escrow, banker, taken, clause, f"{memo}: stake lost")
+            self.books.transfer(self.escrow, player, held - taken, clause, f"{memo}: hold released")
+            self.books.transfer(player, banker, loss - taken, clause, f"{memo}: lost beyond the hold")
+        self.rnd.trigger_event(
+            Round.HandSettled, hand=hand_id, player=hand["player"], outcome=outcome, stake=stake,
+            multiplier=str(multiplier), amount=net, rounding=rounding,
+            player_total=self.rnd.total(hand_id),
+            dealer_total=dealer_total, clauses=clauses, from_bank_cover=from_cover,
+        )
+        return net
+
+    def release_bank_cover(self, clause: str) -> None:
+        left = self.rnd.bank_held
+        if left:
+            self.books.transfer(self.escrow, self.banker_account, left, clause, "bank cover released")
+            self.rnd.trigger_event(Round.BankCovered, amount=-left, clause=clause)
+
+    def dealer_total(self) -> int:
+        return self.rnd.total(DEALER)
