@@ -49,6 +49,7 @@ class Round(ChainedAggregate):
             rnd.seats = [list(s) for s in self.seats]
             rnd.shoe_id = self.shoe_id
             rnd.shoe_next = self.shoe_next
+            rnd.start_shoe = self.shoe_id
             rnd.phase = "started"
             rnd.hands = {}
             rnd.order = []

@@ -31,6 +31,8 @@ class Table(ChainedAggregate):
             table.current_round = None
             table.rounds = 0
             table.rounds_this_deal = 0
+            table.shoes_this_deal = 0
+            table.shoe_dealer = None
             table.closed = False
 
     class PlayerSeated(ChainedAggregate.Event):
@@ -59,6 +61,7 @@ class Table(ChainedAggregate):
             table.dealer = self.player_id
             table.proper_dealer = self.player_id
             table.rounds_this_deal = 0
+            table.shoes_this_deal = 0
 
     class DealPassed(ChainedAggregate.Event):
         from_player: str
@@ -70,6 +73,7 @@ class Table(ChainedAggregate):
             table.dealer = self.to_player
             table.proper_dealer = self.to_player
             table.rounds_this_deal = 0
+            table.shoes_this_deal = 0
 
     class DealSold(ChainedAggregate.Event):
         seller: str
@@ -92,6 +96,8 @@ class Table(ChainedAggregate):
             table.shoe_nonce = self.nonce
             table.shoe_size = self.size
             table.shoe_next = self.start
+            table.shoe_dealer = table.dealer
+            table.shoes_this_deal += 1
 
     class RoundOpened(ChainedAggregate.Event):
         round_id: UUID

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from ledger.domain.round import DEALER, OPEN, STOOD, Round
+from ledger.domain.round import DEALER, OPEN, Round
 from ledger.errors import (
     HandClosed,
     NotPermitted,

@@ -1,0 +1,385 @@
+"""The use cases of Twenty-One Ledger, for all four families, as one event-sourced
+application. Each public method is one command: it loads what it needs, lets the domain
+decide, and saves every changed aggregate in one atomic write. A refused command raises a
+``LedgerError`` and writes nothing."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+
+from ledger import accounts
+from ledger.config import env_bool
+from ledger.domain.command import CommandRecord, command_record_id, fingerprint
+from ledger.domain.player import Player
+from ledger.domain.round import Round
+from ledger.domain.shoe import Shoe
+from ledger.domain.table import Table
+from ledger.errors import (
+    ConcurrentUpdate,
+    IdempotencyConflict,
+    InvalidCommand,
+    NotPermitted,
+    RuleViolation,
+    WrongPhase,
+)
+from ledger.games import casino, flow
+from ledger.games.books import Books
+from ledger.games.play import Play
+from ledger.rules import rules_for
+from ledger.shoes import RoundCards, ShoeService
+from ledger.unit_of_work import UnitOfWork
+from ledger.vault import ShoeVault
+
+BUY_IN, CASH_OUT, POOL_PAYOUT, DEAL_SALE = "L-BUY-IN", "L-CASH-OUT", "VU-28", "VU-31"
+ADMIN = "admin"
+
+# Player actions on a hand, and the dealer's own decisions, by the names the API uses.
+PLAYER_ACTIONS = ("hit", "stand", "split", "double_down", "surrender", "insurance", "ace_value")
+DEALER_ACTIONS = ("dealer_double", "dealer_draw", "dealer_stand")
+
+
+def _positive_amount(amount: Any, what: str) -> int:
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise InvalidCommand(f"{what} must be a positive whole number of minor units, got {amount!r}")
+    return amount
+
+
+class TwentyOneLedger(Application):
+    name = "TwentyOneLedger"
+    snapshotting_intervals = {Table: 50, Player: 50}
+    env = {"AGGREGATE_CACHE_MAXSIZE": "2000"}
+
+    def __init__(self, env: dict[str, Any] | None = None) -> None:
+        super().__init__(env)
+        self.vault = ShoeVault(env)
+        allow_fixed = env_bool("LEDGER_ALLOW_FIXED_SHOES", False, self.env)
+        self.shoes = ShoeService(self.vault, allow_fixed)
+
+    def close(self) -> None:
+        self.vault.close()
+        super().close()
+
+    # -- command plumbing ----------------------------------------------------------------
+
+    def _run(
+        self, name: str, payload: dict[str, Any], command_id: str | None, actor: str,
+        body: Callable[[UnitOfWork], dict[str, Any]],
+    ) -> dict[str, Any]:
+        print_ = fingerprint(name, payload)
+        if command_id is not None:
+            earlier = self._recorded(command_id, print_)
+            if earlier is not None:
+                return earlier
+        uow = UnitOfWork(self)
+        result = body(uow)
+        if command_id is not None:
+            uow.add(CommandRecord.record(command_id, name, print_, result, actor))
+        try:
+            recordings = self.save(*uow.pending())
+        except IntegrityError:
+            if command_id is not None:
+                earlier = self._recorded(command_id, print_)
+                if earlier is not None:
+                    return earlier
+            raise ConcurrentUpdate(
+                f"{name}: another command changed the same table, round or wallet first; "
+                "reload and try again"
+            ) from None
+        if recordings:
+            result = {**result, "position": recordings[-1].notification.id}
+        return result
+
+    def _recorded(self, command_id: str, print_: str) -> dict[str, Any] | None:
+        if not isinstance(command_id, str) or not 1 <= len(command_id) <= 200:
+            raise InvalidCommand("a command id is a string of 1 to 200 characters")
+        try:
+            record = self.repository.get(command_record_id(command_id))
+        except AggregateNotFoundError:
+            return None
+        if record.fingerprint != print_:
+            raise IdempotencyConflict(
+                f"command id {command_id!r} was first used for a different command ({record.command})"
+            )
+        return {**record.result, "replayed": True}
+
+    # -- players and money -----------------------------------------------------------------
+
+    def register_player(self, name: str, *, actor: str = ADMIN, command_id: str | None = None) -> dict:
+        if not isinstance(name, str) or not name.strip() or len(name) > 100:
+            raise InvalidCommand("a player's name is 1 to 100 characters")
+
+        def body(uow: UnitOfWork) -> dict:
+            player = uow.add(Player.register(name=name.strip(), actor=actor))
+            return {"player_id": str(player.id)}
+
+        return self._run("register_player", {"name": name}, command_id, actor, body)
+
+    def deposit(self, player_id: str, amount: int, *, actor: str = ADMIN, command_id: str | None = None) -> dict:
+        amount = _positive_amount(amount, "a deposit")
+
+        def body(uow: UnitOfWork) -> dict:
+            player = uow.player(player_id)
+            books = Books(uow.player, player)
+            books.transfer(accounts.CASHIER, player.account, amount, BUY_IN, "buy-in")
+            return {"player_id": str(player.id), "balance": player.balance}
+
+        return self._run("deposit", {"player": str(player_id), "amount": amount}, command_id, actor, body)
+
+    def withdraw(self, player_id: str, amount: int, *, actor: str = ADMIN, command_id: str | None = None) -> dict:
+        amount = _positive_amount(amount, "a withdrawal")
+
+        def body(uow: UnitOfWork) -> dict:
+            player = uow.player(player_id)
+            books = Books(uow.player, player)
+            books.transfer(player.account, accounts.CASHIER, amount, CASH_OUT, "cash-out")
+            return {"player_id": str(player.id), "balance": player.balance}
+
+        return self._run("withdraw", {"player": str(player_id), "amount": amount}, command_id, actor, body)
+
+    # -- tables ------------------------------------------------------------------------------
+
+    def open_table(
+        self, family: str, options: dict[str, Any] | None = None, *, name: str = "",
+        actor: str = ADMIN, command_id: str | None = None,
+    ) -> dict:
+        rules = rules_for(family, options)
+
+        def body(uow: UnitOfWork) -> dict:
+            table = uow.add(Table.open(name=name or family, rules=rules, actor=actor))
+            return {"table_id": str(table.id), "rules": table.rules_record}
+
+        return self._run("open_table", {"family": family, "options": options or {}, "name": name}, command_id, actor, body)
+
+    def seat_player(self, table_id: str, player_id: str, seat: int, *, actor: str = ADMIN, command_id: str | None = None) -> dict:
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise InvalidCommand(f"a seat is a whole number, got {seat!r}")
+
+        def body(uow: UnitOfWork) -> dict:
+            table = uow.table(table_id)
+            player = uow.player(player_id)
+            table.seat(str(player.id), seat, actor)
+            return {"table_id": str(table.id), "seat": seat, "player_id": str(player.id)}
+
+        return self._run("seat_player", {"table": str(table_id), "player": str(player_id), "seat": seat}, command_id, actor, body)
+
+    def unseat_player(self, table_id: str, seat: int, *, actor: str = ADMIN, command_id: str | None = None) -> dict:
+        def body(uow: UnitOfWork) -> dict:
+            table = uow.table(table_id)
+            player_id = table.unseat(seat, actor)
+            return {"table_id": str(table.id), "seat": seat, "player_id": player_id}
+
+        return self._run("unseat_player", {"table": str(table_id), "seat": seat}, command_id, actor, body)
+
+    def choose_dealer(self, table_id: str, player_id: str | None = None, *, actor: str = ADMIN, command_id: str | None = None) -> dict:
+        """VU-2 (and the private games generally): the dealer is chosen before play."""
+
+        def body(uow: UnitOfWork) -> dict:
+            table = uow.table(table_id)
+            rules = table.rules
+            clause = {"vingt-un": "VU-2", "hoyle-1913": "H13-4", "ochko": "OC-2"}.get(table.family)
+            if clause is None:
+                raise RuleViolation("in casino Blackjack the house deals", "CB-9")
+            if table.current_round is not None:
+                raise WrongPhase("the dealer is chosen between rounds", clause)
+            if player_id is None:
+                if getattr(rules, "dealer_choice", "seat") == "named":
+                    raise InvalidCommand("this table names its dealer: give player_id", clause)
+                if not table.seats:
+                    raise RuleViolation("nobody is seated to deal", clause)
+                chosen, method = table.seated_in_order(None)[0][1], "seat"
+            else:
+                chosen, method = str(uow.player(player_id).id), "named"
+                if table.seat_of(chosen) is None:
+                    raise NotPermitted(f"player {chosen} is not seated at this table", clause)
+            table.trigger_event(Table.DealerChosen, player_id=chosen, method=method, clause=clause, actor=actor)
+            return {"table_id": str(table.id), "dealer": chosen, "method": method}
+
+        return self._run("choose_dealer", {"table": str(table_id), "player": str(player_id)}, command_id, actor, body)
+
+    def fix_next_shoe(self, table_id: str, order: list[str]) -> None:
+        """For tests and demonstrations only (refused unless LEDGER_ALLOW_FIXED_SHOES)."""
+        self.shoes.queue_fixed(UUID(str(table_id)), order)
+
+    # -- rounds --------------------------------------------------------------------------------
+
+    def start_round(self, table_id: str, *, actor: str = ADMIN, cut: int | None = None, command_id: str | None = None) -> dict:
+        def body(uow: UnitOfWork) -> dict:
+            from ledger.round_start import start_round
+
+            return start_round(self, uow, table_id, actor, cut)
+
+        return self._run("start_round", {"table": str(table_id), "cut": cut}, command_id, actor, body)
+
+    def place_stake(self, round_id: str, player_id: str, amount: int, *, actor: str | None = None, command_id: str | None = None) -> dict:
+        amount = _positive_amount(amount, "a stake")
+        actor = actor or str(player_id)
+
+        def body(uow: UnitOfWork) -> dict:
+            play = self._play(uow, round_id, actor)
+            hand = flow.place_stake(play, str(player_id), amount)
+            return self._after(uow, play, {"hand": hand})
+
+        return self._run("place_stake", {"round": str(round_id), "player": str(player_id), "amount": amount}, command_id, actor, body)
+
+    def act(
+        self, round_id: str, action: str, *, actor: str, hand: str | None = None,
+        amount: int | None = None, index: int | None = None, value: int | None = None,
+        called: bool | None = None, command_id: str | None = None,
+    ) -> dict:
+        """Every decision of a round, by name: see PLAYER_ACTIONS and DEALER_ACTIONS."""
+        if action not in PLAYER_ACTIONS + DEALER_ACTIONS:
+            raise InvalidCommand(
+                f"unknown action {action!r}; one of {', '.join(PLAYER_ACTIONS + DEALER_ACTIONS)}"
+            )
+        if action in PLAYER_ACTIONS and action != "ace_value" and not hand:
+            raise InvalidCommand(f"action {action} needs the hand it applies to")
+        payload = {"round": str(round_id), "action": action, "hand": hand, "amount": amount,
+                   "index": index, "value": value, "called": called, "actor": actor}
+
+        def body(uow: UnitOfWork) -> dict:
+            play = self._play(uow, round_id, actor)
+            out = self._dispatch(play, action, actor, hand, amount, index, value, called)
+            return self._after(uow, play, out)
+
+        return self._run(action, payload, command_id, actor, body)
+
+    def _dispatch(self, play: Play, action: str, actor: str, hand: str | None, amount: Any,
+                  index: Any, value: Any, called: Any) -> dict:
+        if action == "hit":
+            return {"hand": hand, "card": flow.hit(play, hand, actor)}
+        if action == "stand":
+            flow.stand(play, hand, actor)
+            return {"hand": hand}
+        if action == "split":
+            if amount is not None:
+                amount = _positive_amount(amount, "a split stake")
+            return {"hand": hand, "new_hand": flow.split(play, hand, actor, amount)}
+        if action == "double_down":
+            return {"hand": hand, "card": flow.double_down(play, hand, actor)}
+        if action == "surrender":
+            if play.family != "casino":
+                raise RuleViolation(f"{play.family} has no surrender", flow.book(play).PLAY_CLAUSE)
+            casino.surrender(play, hand, actor)
+            return {"hand": hand}
+        if action == "insurance":
+            if play.family != "casino":
+                raise RuleViolation(f"{play.family} has no insurance", flow.book(play).PLAY_CLAUSE)
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                raise InvalidCommand("insurance needs an amount (0 declines)")
+            casino.insurance(play, hand, actor, amount)
+            return {"hand": hand}
+        if action == "ace_value":
+            for name, v in (("index", index), ("value", value)):
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise InvalidCommand(f"ace_value needs an integer {name}")
+            flow.choose_ace(play, hand or "dealer", index, value, actor)
+            return {"hand": hand or "dealer"}
+        if action == "dealer_double":
+            if play.family != "vingt-un":
+                raise RuleViolation("only the Vingt-un dealer calls 'double'", "VU-6")
+            if not isinstance(called, bool):
+                raise InvalidCommand("dealer_double needs called: true or false")
+            flow.dealer_double(play, called)
+            return {"called": called}
+        if action == "dealer_draw":
+            if play.rules.house_banked:
+                raise RuleViolation("the casino dealer's play is automatic", "CB-9")
+            return {"card": flow.dealer_draw(play)}
+        if play.rules.house_banked:
+            raise RuleViolation("the casino dealer's play is automatic", "CB-9")
+        flow.dealer_stand(play)
+        return {}
+
+    def _play(self, uow: UnitOfWork, round_id: str, actor: str) -> Play:
+        rnd = uow.round(round_id)
+        if rnd.ended:
+            raise WrongPhase(f"round {rnd.id} is over", None)
+        table = uow.table(rnd.table_id)
+        rules = table.rules
+        books = Books(uow.player, rnd, credit=rules.credit, round_id=str(rnd.id))
+        cards = RoundCards(self.shoes, uow, table, rnd.pone, _shoe_clause(rules.family))
+        return Play(rnd, rules, cards, books, actor)
+
+    def _after(self, uow: UnitOfWork, play: Play, out: dict) -> dict:
+        from ledger.round_start import finish_round
+
+        if play.rnd.ended:
+            finish_round(self, uow, play)
+        return {"round_id": str(play.rnd.id), "phase": play.rnd.phase, **out}
+
+    # -- the pool and the deal ---------------------------------------------------------------
+
+    def pay_from_pool(self, table_id: str, recipient: str, amount: int, reason: str, *, actor: str = ADMIN, command_id: str | None = None) -> dict:
+        amount = _positive_amount(amount, "a pool payout")
+        if not isinstance(reason, str) or not reason.strip():
+            raise InvalidCommand("a pool payout states its reason (VU-28)")
+
+        def body(uow: UnitOfWork) -> dict:
+            table = uow.table(table_id)
+            if table.family != "vingt-un":
+                raise RuleViolation("only a Vingt-un table keeps a pool", "VU-27")
+            player = uow.player(recipient)
+            pool = accounts.pool(table.id)
+            balance = self.account_balance(pool)
+            if balance < amount:
+                raise RuleViolation(f"the pool holds {balance}, not {amount}", "VU-28")
+            Books(uow.player, table).transfer(pool, player.account, amount, POOL_PAYOUT, f"pool payout: {reason}")
+            return {"table_id": str(table.id), "recipient": str(player.id), "amount": amount}
+
+        return self._run("pay_from_pool", {"table": str(table_id), "to": str(recipient), "amount": amount, "reason": reason}, command_id, actor, body)
+
+    def sell_deal(self, table_id: str, seller: str, buyer: str, price: int, *, actor: str | None = None, command_id: str | None = None) -> dict:
+        """VU-31: the dealer sells his right to deal to another seated player."""
+        price = _positive_amount(price, "the price of the deal")
+        actor = actor or str(seller)
+
+        def body(uow: UnitOfWork) -> dict:
+            table = uow.table(table_id)
+            if table.family != "vingt-un":
+                raise RuleViolation("selling the deal is a Vingt-un custom", "VU-31")
+            if table.current_round is not None:
+                raise WrongPhase("the deal is sold between rounds", "VU-31")
+            if str(seller) != table.dealer:
+                raise NotPermitted("only the player holding the deal may sell it", "VU-31")
+            if table.seat_of(str(buyer)) is None or str(buyer) == str(seller):
+                raise NotPermitted("the buyer must be another player seated at the table", "VU-31")
+            books = Books(uow.player, table, round_id="")
+            books.clearing = accounts.deal_sale(table.id)
+            books.transfer(accounts.player(buyer), accounts.player(seller), price, DEAL_SALE, "deal sold")
+            table.trigger_event(Table.DealSold, seller=str(seller), buyer=str(buyer), price=price, clause=DEAL_SALE, actor=actor)
+            return {"table_id": str(table.id), "dealer": str(buyer)}
+
+        return self._run("sell_deal", {"table": str(table_id), "seller": str(seller), "buyer": str(buyer), "price": price}, command_id, actor, body)
+
+    # -- queries -------------------------------------------------------------------------------
+
+    def get_table(self, table_id: str, version: int | None = None) -> Table:
+        return UnitOfWork(self).table(table_id) if version is None else self.repository.get(UUID(str(table_id)), version=version)
+
+    def get_round(self, round_id: str, version: int | None = None) -> Round:
+        return UnitOfWork(self).round(round_id) if version is None else self.repository.get(UUID(str(round_id)), version=version)
+
+    def get_player(self, player_id: str) -> Player:
+        return UnitOfWork(self).player(player_id)
+
+    def get_shoe(self, shoe_id: str) -> Shoe:
+        return self.repository.get(UUID(str(shoe_id)))
+
+    def account_balance(self, account: str) -> int:
+        """Any account's balance, folded from every transfer recorded (slow: for checks)."""
+        from ledger.balances import fold_balances
+
+        return fold_balances(self).get(account, 0)
+
+    def new_cut(self, size: int) -> int:
+        return secrets.randbelow(size)
+
+
+def _shoe_clause(family: str) -> str:
+    return {"vingt-un": "VU-29", "hoyle-1913": "H13-1", "ochko": "OC-12", "casino": "CB-X-SHOE"}[family]

@@ -1,0 +1,212 @@
+"""Modern casino Blackjack (CB-1..CB-9) and the usual table options. The options have no
+clause in the seed text; the ledger cites them as CB-X-… (see README, "Rule families")."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ledger import accounts
+from ledger.cards import hand_total, is_ace, is_natural, is_soft, pip_value
+from ledger.domain.round import DEALER, Round
+from ledger.errors import HandClosed, InvalidCommand, NotAPair, NotPermitted, RuleViolation, WrongPhase
+from ledger.games import flow
+from ledger.games.play import Play
+
+STAKE_CLAUSE = "CB-1"
+DEAL_CLAUSE = SECOND_CARD_CLAUSE = "CB-2"
+PLAY_CLAUSE = DRAW_CLAUSE = STAND_CLAUSE = OVERDRAW_CLAUSE = "CB-7"
+DEALER_CLAUSE = "CB-8"
+SPLIT_CLAUSE = "CB-X-SPLIT"
+DOUBLE_CLAUSE = "CB-X-DOUBLE"
+INSURANCE_CLAUSE = "CB-X-INSURANCE"
+SURRENDER_CLAUSE = "CB-X-SURRENDER"
+H17_CLAUSE = "CB-X-H17"
+SIX_FIVE_CLAUSE = "CB-X-6:5"
+DRAW_FACE_UP = True
+
+
+def begin(play: Play) -> None:
+    return None
+
+
+def stakes_after_first_card(play: Play) -> bool:
+    return False
+
+
+def has_dealer_double(play: Play) -> bool:
+    return False
+
+
+def face_up(round_no: int, dealer: bool) -> bool:
+    return not (dealer and round_no == 2)  # CB-2: the hole card
+
+
+def after_deal(play: Play) -> None:
+    up = play.rnd.dealer_hand["cards"][0]
+    if play.rules.insurance and is_ace(up):
+        flow.enter(play, "insurance", INSURANCE_CLAUSE)
+        return
+    peek(play)
+
+
+def insurance(play: Play, hand_id: str, player_id: str, amount: int) -> None:
+    rnd = play.rnd
+    if rnd.phase != "insurance":
+        raise WrongPhase("insurance is offered only while the dealer shows an ace", INSURANCE_CLAUSE)
+    hand = rnd.hand(hand_id)
+    if hand_id == DEALER or hand["player"] != player_id:
+        raise NotPermitted(f"hand {hand_id} belongs to another player", INSURANCE_CLAUSE)
+    if hand.get("insurance_decided"):
+        raise HandClosed(f"hand {hand_id} has already decided on insurance", INSURANCE_CLAUSE)
+    if not 0 <= amount <= hand["stake"] // 2:
+        raise InvalidCommand(
+            f"insurance must be 0 to half the bet ({hand['stake'] // 2}), got {amount}", INSURANCE_CLAUSE
+        )
+    play.books.transfer(accounts.player(player_id), play.escrow, amount, INSURANCE_CLAUSE, f"insurance on {hand_id}")
+    rnd.trigger_event(Round.InsuranceDecided, hand=hand_id, amount=amount, clause=INSURANCE_CLAUSE, actor=play.actor)
+    if all(h.get("insurance_decided") for h in rnd.hands.values()):
+        peek(play)
+        flow.continue_play(play)
+
+
+def peek(play: Play) -> None:
+    rnd = play.rnd
+    dealer_bj = is_natural(rnd.dealer_hand["cards"])
+    house = play.banker_account
+    for hand_id in rnd.order:
+        bet = rnd.hands[hand_id]["insurance"]
+        if bet:
+            player = accounts.player(rnd.hands[hand_id]["player"])
+            if dealer_bj:
+                play.books.transfer(play.escrow, player, bet, INSURANCE_CLAUSE, "insurance returned")
+                play.books.transfer(house, player, 2 * bet, INSURANCE_CLAUSE, "insurance pays 2:1")
+            else:
+                play.books.transfer(play.escrow, house, bet, INSURANCE_CLAUSE, "insurance lost")
+            rnd.trigger_event(
+                Round.InsuranceSettled, hand=hand_id, amount=2 * bet if dealer_bj else -bet,
+                clause=INSURANCE_CLAUSE,
+            )
+    if dealer_bj:
+        rnd.trigger_event(Round.NaturalDeclared, hand=DEALER, clause="CB-5")
+        rnd.trigger_event(Round.CardsShown, hand=DEALER, clause="CB-5")
+        for hand_id in list(rnd.order):
+            if is_natural(rnd.hands[hand_id]["cards"]):
+                rnd.trigger_event(Round.NaturalDeclared, hand=hand_id, clause="CB-6")
+                play.pay_hand(hand_id, 0, "stand-off", ["CB-6"], 21)
+            else:
+                play.pay_hand(hand_id, -1, "lost", ["CB-5"], 21)
+        flow.end_round(play, False, "CB-5")
+        return
+    ratio = play.rules.blackjack_ratio
+    clauses = ["CB-4"] + ([SIX_FIVE_CLAUSE] if ratio != Fraction(3, 2) else [])
+    for hand_id in list(rnd.order):
+        if is_natural(rnd.hands[hand_id]["cards"]):
+            rnd.trigger_event(Round.NaturalDeclared, hand=hand_id, clause="CB-3")
+            play.pay_hand(hand_id, ratio, "blackjack", clauses)
+
+
+def must_stand(play: Play, hand: dict, total: int) -> str | None:
+    if total >= 21:
+        return "CB-7"
+    if hand["split_from"] and is_ace(hand["cards"][0]) and not play.rules.hit_split_aces:
+        return SPLIT_CLAUSE  # split aces take one card each
+    return None
+
+
+def check_draw(play: Play, hand: dict) -> None:
+    return None
+
+
+def overdraw(play: Play, hand_id: str) -> None:
+    play.pay_hand(hand_id, -1, "bust", ["CB-7"])
+
+
+def _hands_from_seat(play: Play, hand: dict) -> int:
+    return sum(1 for h in play.rnd.hands.values() if h["seat"] == hand["seat"])
+
+
+def check_split(play: Play, hand: dict, amount: int | None) -> int:
+    cards = hand["cards"]
+    if len(cards) != 2:
+        raise NotAPair("only the first two cards of a hand may be split", SPLIT_CLAUSE)
+    if pip_value(cards[0]) != pip_value(cards[1]):
+        raise NotAPair(f"{cards[0]} and {cards[1]} are not a pair", SPLIT_CLAUSE)
+    if _hands_from_seat(play, hand) >= play.rules.max_split_hands:
+        raise RuleViolation(f"this table splits to at most {play.rules.max_split_hands} hands", SPLIT_CLAUSE)
+    if hand["split_from"] and is_ace(cards[0]) and not play.rules.resplit_aces:
+        raise RuleViolation("split aces may not be split again at this table", SPLIT_CLAUSE)
+    if amount is not None and amount != hand["stake"]:
+        raise InvalidCommand(f"a split hand's bet equals the original bet ({hand['stake']})", SPLIT_CLAUSE)
+    return hand["stake"]
+
+
+def after_split(play: Play, hand_id: str, new_id: str) -> None:
+    return None  # each split hand gets its second card when its turn comes
+
+
+def check_double_down(play: Play, hand: dict) -> None:
+    rules = play.rules
+    if len(hand["cards"]) != 2:
+        raise RuleViolation("double down only on the first two cards of a hand", DOUBLE_CLAUSE)
+    if hand["split_from"] and not rules.double_after_split:
+        raise RuleViolation("this table does not allow doubling after a split", DOUBLE_CLAUSE)
+    total = hand_total(hand["cards"])
+    if not rules.may_double(total):
+        raise RuleViolation(f"this table doubles on {rules.double_on}, not on {total}", DOUBLE_CLAUSE)
+
+
+def surrender(play: Play, hand_id: str, player_id: str) -> None:
+    hand = flow.check_turn(play, hand_id, player_id, SURRENDER_CLAUSE)
+    if not play.rules.late_surrender:
+        raise RuleViolation("this table does not offer surrender", SURRENDER_CLAUSE)
+    if len(hand["cards"]) != 2 or hand["split_from"]:
+        raise RuleViolation("surrender only as the first decision on the first two cards", SURRENDER_CLAUSE)
+    play.rnd.trigger_event(Round.Surrendered, hand=hand_id, clause=SURRENDER_CLAUSE, actor=play.actor)
+    play.pay_hand(hand_id, Fraction(-1, 2), "surrendered", [SURRENDER_CLAUSE])
+    flow.continue_play(play)
+
+
+def dealer_should_hit(play: Play) -> bool:
+    cards = play.rnd.dealer_hand["cards"]
+    total = hand_total(cards)
+    if total < 17:
+        return True
+    return total == 17 and play.rules.soft17 == "hit" and is_soft(cards)
+
+
+def dealer_turn(play: Play) -> None:
+    """CB-8/CB-9: the hole card is turned up and the dealer plays by rule, not by choice."""
+    rnd = play.rnd
+    rnd.trigger_event(Round.CardsShown, hand=DEALER, clause=DEALER_CLAUSE)
+    clause = H17_CLAUSE if play.rules.soft17 == "hit" else DEALER_CLAUSE
+    if rnd.live_hands():
+        while dealer_should_hit(play):
+            play.deal(DEALER, face_up=True, drawn=True, clause=clause)
+        total = rnd.total(DEALER)
+        if total > 21:
+            rnd.trigger_event(Round.HandOverdrawn, hand=DEALER, total=total, clause=DEALER_CLAUSE)
+        else:
+            rnd.trigger_event(Round.HandStood, hand=DEALER, total=total, clause=clause, actor="ledger")
+    settle(play)
+
+
+def settle(play: Play) -> None:
+    rnd = play.rnd
+    dealer = rnd.total(DEALER)
+    for hand in rnd.live_hands():
+        player = rnd.total(hand["id"])
+        if dealer > 21:
+            play.pay_hand(hand["id"], 1, "won", ["CB-8"], dealer)
+        elif player > dealer:
+            play.pay_hand(hand["id"], 1, "won", ["CB-8"], dealer)
+        elif player == dealer:
+            play.pay_hand(hand["id"], 0, "push", ["CB-8"], dealer)
+        else:
+            play.pay_hand(hand["id"], -1, "lost", ["CB-8"], dealer)
+    flow.end_round(play, False, "CB-9")
+
+
+def passes_deal(play: Play) -> tuple[bool, str]:
+    return False, "CB-9"
+
+

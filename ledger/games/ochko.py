@@ -1,0 +1,138 @@
+"""Двадцать одно, "Очко" (seed 003), clause by clause (OC-…)."""
+
+from __future__ import annotations
+
+from ledger.cards import is_ace, is_natural
+from ledger.domain.round import BUST, DEALER, OPEN, Round
+from ledger.errors import DrawLimitReached, HandClosed, InvalidCommand, NotPermitted, RuleViolation, WrongPhase
+from ledger.games import flow, private
+from ledger.games.play import Play
+from ledger.rules.ochko import MAX_DRAWS
+
+STAKE_CLAUSE = "OC-3"
+DEAL_CLAUSE = SECOND_CARD_CLAUSE = "OC-2"
+PLAY_CLAUSE = DRAW_CLAUSE = STAND_CLAUSE = DEALER_CLAUSE = "OC-6"
+OVERDRAW_CLAUSE = "OC-9"
+SPLIT_CLAUSE = "OC-6"
+DRAW_FACE_UP = False  # the punter's draws are his own business until the showdown
+
+
+def begin(play: Play) -> None:
+    return None
+
+
+def stakes_after_first_card(play: Play) -> bool:
+    return play.rules.stake_after_first_card  # OC-3
+
+
+def has_dealer_double(play: Play) -> bool:
+    return False
+
+
+def face_up(round_no: int, dealer: bool) -> bool:
+    return False
+
+
+def after_deal(play: Play) -> None:
+    rnd = play.rnd
+    if is_natural(rnd.dealer_hand["cards"]):  # OC-4: the banker looks first
+        private.declare_dealer_natural(play, "OC-4")
+        beats = play.rules.banker_natural_beats_natural
+        for hand_id in list(rnd.order):
+            if not beats and is_natural(rnd.hands[hand_id]["cards"]):
+                play.pay_hand(hand_id, 0, "natural stand-off", ["OC-4"], 21)
+            else:
+                play.pay_hand(hand_id, -1, "banker's 21", ["OC-4"], 21)
+        flow.end_round(play, False, "OC-4")
+        return
+    for hand_id in list(rnd.order):
+        if is_natural(rnd.hands[hand_id]["cards"]):
+            private.declare_natural(play, hand_id, "OC-5")
+            play.pay_hand(hand_id, 2, "natural", ["OC-5"])
+
+
+def must_stand(play: Play, hand: dict, total: int) -> str | None:
+    if total >= 21:
+        return "OC-6"
+    if hand["draws"] >= MAX_DRAWS:
+        return "OC-6"
+    return None
+
+
+def check_draw(play: Play, hand: dict) -> None:
+    if hand["draws"] >= MAX_DRAWS:
+        raise DrawLimitReached(f"at most {MAX_DRAWS} cards may be drawn", "OC-6")
+
+
+def overdraw(play: Play, hand_id: str) -> None:
+    if play.rules.punter_bust_pays:  # OC-11, default reading: he loses his stake at once
+        play.pay_hand(hand_id, -1, "over-draw", ["OC-9", "OC-11"])
+
+
+def check_split(play: Play, hand: dict, amount: int | None) -> int:
+    raise RuleViolation("Очко has no splitting: each player holds one hand", "OC-6")
+
+
+def after_split(play: Play, hand_id: str, new_id: str) -> None:  # pragma: no cover
+    return None
+
+
+def check_ace_choice(play: Play, hand_id: str, index: int, value: int, player_id: str) -> None:
+    rnd = play.rnd
+    if value not in (1, 11):
+        raise InvalidCommand(f"an ace counts 1 or 11, not {value}", "OC-7")
+    hand = rnd.hand(hand_id)
+    if hand_id == DEALER:
+        flow.require_dealer(play, "OC-7")
+        if rnd.phase != "dealer":
+            raise WrongPhase("the banker values his aces on his own turn", "OC-7")
+    else:
+        if hand["player"] != player_id:
+            raise NotPermitted(f"hand {hand_id} belongs to another player", "OC-7")
+        if rnd.phase != "play":
+            raise WrongPhase(f"aces are valued during play, not in phase {rnd.phase!r}", "OC-7")
+    if hand["status"] != OPEN or hand.get("settled"):
+        raise HandClosed(f"hand {hand_id} is no longer open", "OC-7")
+    if not 0 <= index < len(hand["cards"]) or not is_ace(hand["cards"][index]):
+        raise InvalidCommand(f"card {index} of hand {hand_id} is not an ace", "OC-7")
+
+
+def dealer_turn(play: Play) -> None:
+    flow.enter_dealer_phase(play, "OC-6")
+
+
+def check_dealer_draw(play: Play) -> None:
+    if play.rnd.dealer_hand["draws"] >= MAX_DRAWS:
+        raise DrawLimitReached(f"the banker too draws at most {MAX_DRAWS} cards", "OC-6")
+
+
+def dealer_overdraws(play: Play) -> None:
+    rnd = play.rnd
+    rnd.trigger_event(Round.HandOverdrawn, hand=DEALER, total=rnd.total(DEALER), clause="OC-9")
+    settle(play)
+
+
+def settle(play: Play) -> None:
+    rnd = play.rnd
+    banker = rnd.total(DEALER)
+    banker_bust = banker > 21
+    for hand in rnd.live_hands():
+        total = rnd.total(hand["id"])
+        if hand["status"] == BUST:  # OC-11, reading "false": settled against the banker
+            if banker_bust:
+                play.pay_hand(hand["id"], 0, "both over 21", ["OC-10", "OC-11"], banker)
+            else:
+                play.pay_hand(hand["id"], -1, "over-draw", ["OC-9", "OC-11"], banker)
+        elif banker_bust:
+            play.pay_hand(hand["id"], 2, "won", ["OC-9"], banker)
+        elif total > banker:
+            play.pay_hand(hand["id"], 1, "won", ["OC-8"], banker)
+        elif total == banker:
+            play.pay_hand(hand["id"], 0, "stand-off", ["OC-8"], banker)
+        else:
+            play.pay_hand(hand["id"], -1, "lost", ["OC-8"], banker)
+    flow.end_round(play, False, "OC-8")
+
+
+def passes_deal(play: Play) -> tuple[bool, str]:
+    return False, "OC-12"  # the bank passes when the two packs are played out (application)

@@ -1,0 +1,56 @@
+"""What the three private games share: a player deals and banks, decides his own draws,
+and settles with each player still standing (VU-13, H13-8, OC-6)."""
+
+from __future__ import annotations
+
+from ledger import accounts
+from ledger.cards import same_denomination
+from ledger.domain.round import DEALER, Round
+from ledger.errors import NotAPair, RuleViolation
+from ledger.games import flow
+from ledger.games.play import Play
+
+
+def declare_dealer_natural(play: Play, clause: str) -> None:
+    play.rnd.trigger_event(Round.NaturalDeclared, hand=DEALER, clause=clause)
+    play.rnd.trigger_event(Round.CardsShown, hand=DEALER, clause=clause)
+
+
+def declare_natural(play: Play, hand_id: str, clause: str) -> None:
+    play.rnd.trigger_event(Round.NaturalDeclared, hand=hand_id, clause=clause)
+    play.rnd.trigger_event(Round.CardsShown, hand=hand_id, clause=clause)
+
+
+def check_pair(play: Play, hand: dict, amount: int | None, clause: str, pair_clause: str) -> int:
+    cards = hand["cards"]
+    if len(cards) != 2 or hand["draws"]:
+        raise NotAPair("only the first two cards dealt may be divided", pair_clause)
+    if not same_denomination(cards[0], cards[1]):
+        raise NotAPair(
+            f"{cards[0]} and {cards[1]} are not of one denomination (a king and a queen are not a pair)",
+            pair_clause,
+        )
+    amount = hand["stake"] if amount is None else amount
+    flow.check_limits(play, amount, clause)
+    return amount
+
+
+def deal_on_each(play: Play, hand_id: str, new_id: str, clause: str) -> None:
+    play.deal(hand_id, face_up=False, drawn=False, clause=clause)
+    play.deal(new_id, face_up=False, drawn=False, clause=clause)
+
+
+def dealer_draw_limit(play: Play, limit: int | None, clause: str) -> None:
+    if limit is not None and play.rnd.dealer_hand["draws"] >= limit:
+        raise RuleViolation(f"at most {limit} cards may be drawn", clause)
+
+
+def take_stake_for(play: Play, hand_id: str, to_player: str, amount: int, clause: str, memo: str) -> None:
+    """Pay ``amount`` of a hand's hold to another player (side payments between players)."""
+    play.books.transfer(play.escrow, accounts.player(to_player), amount, clause, memo)
+    play.rnd.trigger_event(Round.HoldAdjusted, hand=hand_id, amount=-amount, clause=clause, memo=memo)
+
+
+def pay_to_pool(play: Play, payer_account: str, amount: int, clause: str, memo: str) -> None:
+    if amount:
+        play.books.transfer(payer_account, accounts.pool(play.rnd.table_id), amount, clause, memo)

@@ -1,0 +1,146 @@
+"""English Vingt-un: the book of seeds 000 and 002, clause by clause (VU-…)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ledger import accounts
+from ledger.cards import is_natural
+from ledger.domain.round import BUST, DEALER, Round
+from ledger.errors import RuleViolation
+from ledger.games import flow, private
+from ledger.games.play import Play
+
+STAKE_CLAUSE = "VU-5"
+DEAL_CLAUSE = "VU-4"
+SECOND_CARD_CLAUSE = "VU-7"
+PLAY_CLAUSE = DRAW_CLAUSE = STAND_CLAUSE = "VU-11"
+OVERDRAW_CLAUSE = "VU-12"
+SPLIT_CLAUSE = "VU-19"
+DEALER_CLAUSE = "VU-13"
+DRAW_FACE_UP = True  # VU-11: drawn cards are dealt face up
+TIE_SHARE = {"0": Fraction(0), "1/4": Fraction(1, 4), "1/3": Fraction(1, 3)}
+
+
+def begin(play: Play) -> None:
+    for hand_id in play.rnd.order:  # VU-27 (a): the ante at the start of each deal
+        player = play.rnd.hands[hand_id]["player"]
+        private.pay_to_pool(play, accounts.player(player), play.rules.pool_ante, "VU-27", "ante")
+
+
+def stakes_after_first_card(play: Play) -> bool:
+    return True  # VU-5: each player stakes on his first card
+
+
+def has_dealer_double(play: Play) -> bool:
+    return True  # VU-6
+
+
+def face_up(round_no: int, dealer: bool) -> bool:
+    return False
+
+
+def after_deal(play: Play) -> None:
+    rnd = play.rnd
+    if is_natural(rnd.dealer_hand["cards"]):
+        private.declare_dealer_natural(play, "VU-8")
+        for hand_id in list(rnd.order):
+            if is_natural(rnd.hands[hand_id]["cards"]):
+                private.declare_natural(play, hand_id, "VU-9")
+                play.pay_hand(hand_id, 0, "natural stand-off", ["VU-9"], 21)
+            else:
+                play.pay_hand(hand_id, -2, "dealer natural", ["VU-8"], 21)
+        flow.end_round(play, False, "VU-8")
+        return
+    naturals = [h for h in rnd.order if is_natural(rnd.hands[h]["cards"])]
+    for hand_id in naturals:
+        private.declare_natural(play, hand_id, "VU-10")
+        holder = rnd.hands[hand_id]["player"]
+        if play.rules.natural_collects_from_players:
+            for other in rnd.order:
+                if other not in naturals and rnd.hands[other]["player"] != holder:
+                    private.take_stake_for(
+                        play, other, holder, rnd.hands[other]["stake"], "VU-10",
+                        f"natural on {hand_id} collects one stake",
+                    )
+        play.pay_hand(hand_id, 2, "natural", ["VU-10"])
+
+
+def must_stand(play: Play, hand: dict, total: int) -> str | None:
+    if total >= 21:
+        return "VU-11"
+    if hand["content"]:
+        return "VU-23"
+    return None
+
+
+def check_draw(play: Play, hand: dict) -> None:
+    return None
+
+
+def overdraw(play: Play, hand_id: str) -> None:
+    # VU-12: pays at once; his first two cards stay face down for everyone.
+    play.pay_hand(hand_id, -1, "over-draw", ["VU-12"])
+
+
+def check_split(play: Play, hand: dict, amount: int | None) -> int:
+    amount = private.check_pair(play, hand, amount, "VU-19", "VU-18")
+    family = hand["split_from"] or hand["id"]
+    divided = [h for h in play.rnd.hands.values() if (h["split_from"] or h["id"]) == family]
+    if len(divided) >= 4:
+        raise RuleViolation("four of a kind make at most four hands", "VU-20")
+    return amount
+
+
+def after_split(play: Play, hand_id: str, new_id: str) -> None:
+    private.deal_on_each(play, hand_id, new_id, "VU-19")
+
+
+def dealer_turn(play: Play) -> None:
+    flow.enter_dealer_phase(play, "VU-13")
+
+
+def check_dealer_draw(play: Play) -> None:
+    return None
+
+
+def dealer_overdraws(play: Play) -> None:
+    rnd = play.rnd
+    rnd.trigger_event(Round.HandOverdrawn, hand=DEALER, total=rnd.total(DEALER), clause="VU-15")
+    private.pay_to_pool(play, play.banker_account, play.rules.pool_dealer_overdraw, "VU-27", "dealer over-drew")
+    settle(play)
+
+
+def settle(play: Play) -> None:
+    rnd = play.rnd
+    dealer = rnd.total(DEALER)
+    dealer_bust = rnd.dealer_hand["status"] == BUST or dealer > 21
+    dealer_21 = dealer == 21
+    tie_receipts = 0
+    for hand in rnd.live_hands():
+        hand_id, total = hand["id"], rnd.total(hand["id"])
+        if dealer_bust:
+            mult, clauses = (2, ["VU-15", "VU-17"]) if total == 21 else (1, ["VU-15"])
+        elif dealer_21:
+            mult, clauses = (-1, ["VU-16"]) if total == 21 else (-2, ["VU-16"])
+        elif total == 21:
+            mult, clauses = 2, ["VU-17"]
+        elif total > dealer:
+            mult, clauses = 1, ["VU-14"]
+        else:
+            mult, clauses = -1, ["VU-14"]
+            if total == dealer:
+                tie_receipts += hand["stake"]
+        outcome = "won" if mult > 0 else "lost"
+        play.pay_hand(hand_id, mult, outcome, clauses, dealer)
+    share = TIE_SHARE[play.rules.pool_tie_share] * tie_receipts
+    private.pay_to_pool(play, play.banker_account, int(share), "VU-27", "share of receipts on ties")
+    flow.end_round(play, *passes_deal(play))
+
+
+def passes_deal(play: Play) -> tuple[bool, str]:
+    rules = play.rules
+    natural = any(h.get("outcome") == "natural" for h in play.rnd.hands.values())
+    if natural and rules.natural_passes_deal and rules.deal_limit == "natural":
+        return True, "VU-10"
+    return False, "VU-14"

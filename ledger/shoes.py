@@ -1,0 +1,126 @@
+"""The shoe service: commits new shoes, cuts them, deals from them and reveals them.
+
+It is the one place that touches secrets, so the domain only ever sees cards."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections import deque
+from typing import Any
+from uuid import UUID
+
+from ledger import shuffle
+from ledger.cards import is_card
+from ledger.domain.round import Round
+from ledger.domain.shoe import FIXED_ALGORITHM, Shoe
+from ledger.domain.table import Table
+from ledger.errors import FixedShoeRefused, InvalidCommand
+from ledger.vault import ShoeVault
+
+FIXED_CLAUSE = "L-FIXED-SHOE"
+
+
+def fixed_commitment(order: list[str]) -> str:
+    return hashlib.sha256(json.dumps(order, separators=(",", ":")).encode()).hexdigest()
+
+
+class ShoeService:
+    def __init__(self, vault: ShoeVault, allow_fixed: bool) -> None:
+        self.vault = vault
+        self.allow_fixed = allow_fixed
+        self._fixed: dict[str, deque[list[str]]] = {}
+        self._orders: dict[UUID, tuple[str, ...]] = {}
+
+    def queue_fixed(self, table_id: UUID, order: list[str]) -> None:
+        """Test scenarios only: the next shoe of this table deals exactly ``order``."""
+        if not self.allow_fixed:
+            raise FixedShoeRefused(
+                "fixed shoes are for tests; this configuration refuses them "
+                "(set LEDGER_ALLOW_FIXED_SHOES=true outside production)", FIXED_CLAUSE,
+            )
+        bad = [c for c in order if not is_card(c)]
+        if bad or not order:
+            raise InvalidCommand(f"a fixed shoe needs card codes like 'TH'; bad: {bad[:3]}")
+        self._fixed.setdefault(str(table_id), deque()).append(list(order))
+
+    def new_shoe(self, table: Table, cutter: str, clause: str, cut: int | None = None) -> Shoe:
+        rules = table.rules
+        nonce = table.shoe_nonce + 1
+        fixed = self._fixed.get(str(table.id))
+        if fixed:
+            order = fixed.popleft()
+            shoe = Shoe.commit(
+                table_id=table.id, nonce=nonce, packs=rules.packs, commitment=fixed_commitment(order),
+                client_seed=rules.client_seed, algorithm=FIXED_ALGORITHM, fixed=True,
+                clause=FIXED_CLAUSE, actor="ledger",
+            )
+            self.vault.seal(shoe.id, "", order)
+            shoe.cut_by(0, cutter, clause)
+            self._orders[shoe.id] = tuple(order)
+            size = len(order)
+        else:
+            seed = shuffle.new_server_seed()
+            shoe = Shoe.commit(
+                table_id=table.id, nonce=nonce, packs=rules.packs, commitment=shuffle.commitment(seed),
+                client_seed=rules.client_seed, algorithm=shuffle.ALGORITHM, fixed=False,
+                clause=clause, actor="ledger",
+            )
+            self.vault.seal(shoe.id, seed, [])
+            k = secrets.randbelow(shoe.size) if cut is None else cut
+            shoe.cut_by(k, cutter, clause)
+            size = shoe.size
+        table.trigger_event(Table.ShoeChanged, shoe_id=shoe.id, nonce=nonce, size=size, start=0)
+        return shoe
+
+    def order(self, shoe: Shoe | UUID, loader: Any = None) -> tuple[str, ...]:
+        shoe_id = shoe if isinstance(shoe, UUID) else shoe.id
+        cached = self._orders.get(shoe_id)
+        if cached is not None:
+            return cached
+        if isinstance(shoe, UUID):
+            shoe = loader(shoe_id)
+        sealed = self.vault.open(shoe_id)
+        if sealed.fixed_order:
+            order = tuple(sealed.fixed_order)
+        else:
+            order = shuffle.dealing_order(
+                sealed.server_seed, shoe.client_seed, shoe.nonce, shoe.packs, shoe.cut_at
+            )
+        self._orders[shoe_id] = order
+        return order
+
+    def retire(self, shoe: Shoe, cards_dealt: int, reason: str) -> None:
+        sealed = self.vault.open(shoe.id)
+        shoe.reveal(sealed.server_seed, list(sealed.fixed_order), cards_dealt, reason)
+        self._orders.pop(shoe.id, None)
+
+
+class RoundCards:
+    """The card source for one command: deals from the round's shoe, replacing it if it
+    runs out mid-round (VU-29: the round is completed from a fresh shuffle)."""
+
+    def __init__(self, service: ShoeService, uow: Any, table: Table, cutter: str, clause: str) -> None:
+        self.service = service
+        self.uow = uow
+        self.table = table
+        self.cutter = cutter
+        self.clause = clause
+
+    def next_card(self, rnd: Round) -> tuple[str, UUID, int]:
+        order = self.service.order(rnd.shoe_id, self.uow.shoe)
+        index = rnd.shoe_next
+        if index >= len(order):
+            old = self.uow.shoe(rnd.shoe_id)
+            self.service.retire(old, index, "used up mid-round")
+            table = self.uow.table(self.table.id)
+            shoe = self.service.new_shoe(table, self.cutter, self.clause)
+            self.uow.add(shoe)
+            rnd.trigger_event(Round.ShoeReplaced, shoe=shoe.id, shoe_next=0, clause=self.clause)
+            order = self.service.order(shoe)
+            index = 0
+        return order[index], rnd.shoe_id, index
+
+    def burn(self, rnd: Round) -> None:  # pragma: no cover - burns happen at shoe start
+        return None

@@ -1,0 +1,71 @@
+"""One command's working set: every aggregate it loads is loaded once, and all that
+changed is saved together in one atomic write (or nothing is, when the command fails)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+
+from ledger.errors import NotFound, UnknownPlayer, UnknownRound, UnknownTable
+
+
+class UnitOfWork:
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.loaded: dict[UUID, Any] = {}
+        self.created: list[Any] = []
+
+    def get(self, aggregate_id: UUID | str, error: type[NotFound], what: str) -> Any:
+        try:
+            key = aggregate_id if isinstance(aggregate_id, UUID) else UUID(str(aggregate_id))
+        except ValueError:
+            raise error(f"{what} {aggregate_id!r} is not a valid id") from None
+        if key in self.loaded:
+            return self.loaded[key]
+        try:
+            aggregate = self.app.repository.get(key)
+        except AggregateNotFoundError:
+            raise error(f"no {what} {aggregate_id}") from None
+        self.loaded[key] = aggregate
+        return aggregate
+
+    def table(self, table_id: Any) -> Any:
+        from ledger.domain.table import Table
+
+        table = self.get(table_id, UnknownTable, "table")
+        if not isinstance(table, Table):
+            raise UnknownTable(f"no table {table_id}")
+        return table
+
+    def round(self, round_id: Any) -> Any:
+        from ledger.domain.round import Round
+
+        rnd = self.get(round_id, UnknownRound, "round")
+        if not isinstance(rnd, Round):
+            raise UnknownRound(f"no round {round_id}")
+        return rnd
+
+    def player(self, player_id: Any) -> Any:
+        from ledger.domain.player import Player
+
+        player = self.get(player_id, UnknownPlayer, "player")
+        if not isinstance(player, Player):
+            raise UnknownPlayer(f"no player {player_id}")
+        return player
+
+    def shoe(self, shoe_id: Any) -> Any:
+        return self.get(shoe_id, NotFound, "shoe")
+
+    def add(self, aggregate: Any) -> Any:
+        self.created.append(aggregate)
+        self.loaded[aggregate.id] = aggregate
+        return aggregate
+
+    def pending(self) -> list[Any]:
+        seen: dict[UUID, Any] = {}
+        for aggregate in [*self.created, *self.loaded.values()]:
+            if aggregate.pending_events:
+                seen[aggregate.id] = aggregate
+        return list(seen.values())

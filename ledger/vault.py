@@ -1,0 +1,46 @@
+"""Where shoe secrets wait until their reveal. The seed must exist before the first card
+and must not be readable through any event or API until the shoe retires (SHUFFLE.md), so
+it lives outside the ledger's own streams: here in a separate event-sourced application
+(its own tables), in production ideally behind a key-management service."""
+
+from __future__ import annotations
+
+from typing import Any, Self
+from uuid import UUID
+
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate
+
+
+class SealedShoe(Aggregate):
+    class Sealed(Aggregate.Created):
+        server_seed: str
+        fixed_order: list[str]
+
+    @classmethod
+    def seal(cls, shoe_id: UUID, server_seed: str, fixed_order: list[str]) -> Self:
+        return cls._create(cls.Sealed, id=shoe_id, server_seed=server_seed, fixed_order=fixed_order)
+
+    def __init__(self, server_seed: str, fixed_order: list[str]) -> None:
+        self.server_seed = server_seed
+        self.fixed_order = fixed_order
+
+
+class ShoeVault(Application):
+    name = "ShoeVault"
+
+    def __init__(self, env: dict[str, Any] | None = None) -> None:
+        super().__init__(env)
+        self._cache: dict[UUID, SealedShoe] = {}
+
+    def seal(self, shoe_id: UUID, server_seed: str, fixed_order: list[str]) -> None:
+        sealed = SealedShoe.seal(shoe_id, server_seed, fixed_order)
+        self.save(sealed)
+        self._cache[shoe_id] = sealed
+
+    def open(self, shoe_id: UUID) -> SealedShoe:
+        sealed = self._cache.get(shoe_id)
+        if sealed is None:
+            sealed = self.repository.get(shoe_id)
+            self._cache[shoe_id] = sealed
+        return sealed
