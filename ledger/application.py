@@ -15,6 +15,7 @@ from eventsourcing.persistence import IntegrityError
 
 from ledger import accounts
 from ledger.config import env_bool
+from ledger.domain.chain import project
 from ledger.domain.command import CommandRecord, command_record_id, fingerprint
 from ledger.domain.player import Player
 from ledger.domain.round import Round
@@ -53,6 +54,7 @@ def _positive_amount(amount: Any, what: str) -> int:
 class TwentyOneLedger(Application):
     name = "TwentyOneLedger"
     snapshotting_intervals = {Table: 50, Player: 50}
+    snapshotting_projectors = {Table: project, Player: project}
     env = {"AGGREGATE_CACHE_MAXSIZE": "2000"}
 
     def __init__(self, env: dict[str, Any] | None = None) -> None:
@@ -99,7 +101,7 @@ class TwentyOneLedger(Application):
         if not isinstance(command_id, str) or not 1 <= len(command_id) <= 200:
             raise InvalidCommand("a command id is a string of 1 to 200 characters")
         try:
-            record = self.repository.get(command_record_id(command_id))
+            record = self.repository.get(command_record_id(command_id), projector_func=project)
         except AggregateNotFoundError:
             return None
         if record.fingerprint != print_:

@@ -8,6 +8,7 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
+from ledger.domain.chain import project
 from ledger.errors import NotFound, UnknownPlayer, UnknownRound, UnknownTable
 
 
@@ -25,7 +26,7 @@ class UnitOfWork:
         if key in self.loaded:
             return self.loaded[key]
         try:
-            aggregate = self.app.repository.get(key)
+            aggregate = self.app.repository.get(key, projector_func=project)
         except AggregateNotFoundError:
             raise error(f"no {what} {aggregate_id}") from None
         self.loaded[key] = aggregate

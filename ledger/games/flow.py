@@ -134,6 +134,7 @@ def dealer_double(play: Play, called: bool) -> None:
                 Round.StakeRaised, hand=hand_id, amount=hand["stake"], held=extra,
                 reason="dealer_double", clause="VU-6", actor=play.actor,
             )
+    enter(play, "dealing", "VU-7")
     deal_second(play)
 
 
