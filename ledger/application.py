@@ -41,8 +41,16 @@ BUY_IN, CASH_OUT, POOL_PAYOUT, DEAL_SALE = "L-BUY-IN", "L-CASH-OUT", "VU-28", "V
 ADMIN = "admin"
 
 # Player actions on a hand, and the dealer's own decisions, by the names the API uses.
-PLAYER_ACTIONS = ("hit", "stand", "split", "double_down", "surrender", "insurance", "ace_value")
-DEALER_ACTIONS = ("dealer_double", "dealer_draw", "dealer_stand")
+PLAYER_ACTIONS = (
+    "hit", "stand", "split", "double_down", "surrender", "insurance", "ace_value",
+    "take", "reject", "throw_up",
+)
+DEALER_ACTIONS = (
+    "dealer_double", "dealer_draw", "dealer_stand", "serve_two", "serve_out_of_order",
+    "false_division",
+)
+# Dealer actions that name a hand (VU-23..25).
+HAND_DEALER_ACTIONS = ("serve_two", "serve_out_of_order", "false_division")
 
 
 def _positive_amount(amount: Any, what: str) -> int:
@@ -232,21 +240,27 @@ class TwentyOneLedger(Application):
     def act(
         self, round_id: str, action: str, *, actor: str, hand: str | None = None,
         amount: int | None = None, index: int | None = None, value: int | None = None,
-        called: bool | None = None, command_id: str | None = None,
+        called: bool | None = None, card: str | None = None, command_id: str | None = None,
     ) -> dict:
         """Every decision of a round, by name: see PLAYER_ACTIONS and DEALER_ACTIONS."""
         if action not in PLAYER_ACTIONS + DEALER_ACTIONS:
             raise InvalidCommand(
                 f"unknown action {action!r}; one of {', '.join(PLAYER_ACTIONS + DEALER_ACTIONS)}"
             )
-        if action in PLAYER_ACTIONS and action != "ace_value" and not hand:
+        needs_hand = (action in PLAYER_ACTIONS and action != "ace_value") or action in HAND_DEALER_ACTIONS
+        if needs_hand and not hand:
             raise InvalidCommand(f"action {action} needs the hand it applies to")
+        if hand is not None and not isinstance(hand, str):
+            raise InvalidCommand(f"a hand is named like 'h1', got {hand!r}")
         payload = {"round": str(round_id), "action": action, "hand": hand, "amount": amount,
-                   "index": index, "value": value, "called": called, "actor": actor}
+                   "index": index, "value": value, "called": called, "card": card, "actor": actor}
 
         def body(uow: UnitOfWork) -> dict:
             play = self._play(uow, round_id, actor)
-            out = self._dispatch(play, action, actor, hand, amount, index, value, called)
+            if action in IRREGULAR:
+                out = IRREGULAR[action](play, hand, actor, card)
+            else:
+                out = self._dispatch(play, action, actor, hand, amount, index, value, called)
             return self._after(uow, play, out)
 
         return self._run(action, payload, command_id, actor, body)
@@ -381,6 +395,29 @@ class TwentyOneLedger(Application):
 
     def new_cut(self, size: int) -> int:
         return secrets.randbelow(size)
+
+
+def _irregular() -> dict[str, Callable[..., dict]]:
+    from ledger.games import irregularities as vu
+
+    def reject(play: Play, hand: str, actor: str, card: Any) -> dict:
+        if not isinstance(card, str):
+            raise InvalidCommand("reject needs the card to send back, e.g. 'TH'")
+        vu.reject(play, hand, actor, card)
+        return {"hand": hand, "rejected": card}
+
+    return {
+        "serve_two": lambda play, hand, actor, card: {"hand": hand, "cards": vu.serve_two(play, hand)},
+        "take": lambda play, hand, actor, card: vu.take_both(play, hand, actor) or {"hand": hand},
+        "reject": reject,
+        "serve_out_of_order": lambda play, hand, actor, card: {
+            "hand": hand, "card": vu.serve_out_of_order(play, hand)},
+        "throw_up": lambda play, hand, actor, card: vu.throw_up(play, hand, actor) or {"hand": hand},
+        "false_division": lambda play, hand, actor, card: vu.false_division(play, hand) or {"hand": hand},
+    }
+
+
+IRREGULAR = _irregular()
 
 
 def _shoe_clause(family: str) -> str:

@@ -58,6 +58,7 @@ class Round(ChainedAggregate):
                 "natural": False,
             }
             rnd.dealer_doubled = False
+            rnd.out_of_order_served = []
             rnd.bank_held = 0  # the banker's cover held in escrow (no-credit tables)
             rnd.passes_deal = None  # clause that passes the deal, once one does
             rnd.ended = False
@@ -161,19 +162,6 @@ class Round(ChainedAggregate):
             target = rnd.dealer_hand if self.hand == DEALER else rnd.hands[self.hand]
             target["face_up"] = [True] * len(target["cards"])
 
-    class CardRejected(ChainedAggregate.Event):
-        hand: str
-        card: str
-        clause: str
-        actor: str
-
-        def apply(self, rnd: Round) -> None:
-            hand = rnd.hands[self.hand]
-            i = len(hand["cards"]) - 1 - hand["cards"][::-1].index(self.card)
-            del hand["cards"][i]
-            del hand["face_up"][i]
-            hand["content"] = True
-
     class NaturalDeclared(ChainedAggregate.Event):
         hand: str
         clause: str
@@ -261,12 +249,25 @@ class Round(ChainedAggregate):
         note: str
 
         def apply(self, rnd: Round) -> None:
-            if self.kind == "throw_up":
-                rnd.hands[self.hand]["status"] = STOOD
-                rnd.hands[self.hand]["thrown_up"] = True
-            if self.kind == "false_division":
-                rnd.hands[self.hand]["status"] = STOOD
-                rnd.hands[self.hand]["false_division"] = True
+            if self.kind == "two_cards" and self.hand != DEALER:
+                rnd.hands[self.hand]["pending_two"] = rnd.hands[self.hand]["cards"][-2:]
+            if self.kind == "out_of_order":
+                rnd.out_of_order_served.append(self.hand)
+
+    class TwoCardsResolved(ChainedAggregate.Event):
+        hand: str
+        rejected: str  # "" when the player keeps both (VU-23)
+        clause: str
+        actor: str
+
+        def apply(self, rnd: Round) -> None:
+            hand = rnd.hands[self.hand]
+            hand["pending_two"] = None
+            if self.rejected:
+                i = len(hand["cards"]) - 1 - hand["cards"][::-1].index(self.rejected)
+                del hand["cards"][i]
+                del hand["face_up"][i]
+                hand["content"] = True
 
     class HandSettled(ChainedAggregate.Event):
         hand: str

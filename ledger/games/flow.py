@@ -185,6 +185,8 @@ def check_turn(play: Play, hand_id: str, player_id: str, clause: str) -> dict:
         raise HandClosed(f"hand {hand_id} is {hand.get('outcome') or hand['status']}", clause)
     if rnd.current_turn() != hand_id:
         raise OutOfTurn(f"it is hand {rnd.current_turn()}'s turn, not {hand_id}'s", clause)
+    if hand.get("pending_two"):
+        raise RuleViolation(f"hand {hand_id} must first take or reject one of two cards", "VU-23")
     return hand
 
 

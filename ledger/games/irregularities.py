@@ -1,0 +1,127 @@
+"""Vingt-un irregularities (seed 002, VU-23..VU-26): what the dealer or a player did
+wrong at the table, recorded as it happened, with the remedy and penalty the book gives."""
+
+from __future__ import annotations
+
+from ledger import accounts
+from ledger.domain.round import DEALER, OPEN, Round
+from ledger.errors import HandClosed, InvalidCommand, NotPermitted, RuleViolation, WrongPhase
+from ledger.games import flow, private
+from ledger.games.play import Play
+
+
+def _require_vingt_un(play: Play, clause: str) -> None:
+    if play.family != "vingt-un":
+        raise RuleViolation("irregularities are recorded as the Vingt-un book gives them", clause)
+
+
+def _record(play: Play, kind: str, offender: str, hand: str, clause: str, note: str) -> None:
+    play.rnd.trigger_event(
+        Round.IrregularityRecorded, kind=kind, offender=offender, hand=hand, clause=clause,
+        actor=play.actor, note=note,
+    )
+    penalty = play.rules.penalty_amount  # VU-26: the offender pays the pool, if one is kept
+    if penalty and offender:
+        private.pay_to_pool(play, accounts.player(offender), penalty, "VU-26", f"penalty: {kind}")
+
+
+def _open_hand(play: Play, hand_id: str, clause: str) -> dict:
+    hand = play.rnd.hand(hand_id)
+    if hand_id == DEALER:
+        return hand
+    if hand["status"] != OPEN or hand.get("settled"):
+        raise HandClosed(f"hand {hand_id} is no longer open", clause)
+    return hand
+
+
+def serve_two(play: Play, hand_id: str) -> list[str]:
+    """VU-23: the dealer gives two cards at once. A player keeps either or both; the
+    dealer, giving himself two, must keep both."""
+    _require_vingt_un(play, "VU-23")
+    flow.require_dealer(play, "VU-23")
+    rnd = play.rnd
+    if hand_id == DEALER:
+        if rnd.phase != "dealer":
+            raise WrongPhase("the dealer draws for himself on his own turn", "VU-23")
+    elif rnd.phase != "play" or rnd.current_turn() != hand_id:
+        raise WrongPhase("two cards at once can only be given to the player being served", "VU-23")
+    _open_hand(play, hand_id, "VU-23")
+    cards = [play.deal(hand_id, face_up=True, drawn=True, clause="VU-23") for _ in range(2)]
+    _record(play, "two_cards", rnd.dealer, hand_id, "VU-23", f"gave {' '.join(cards)} at once")
+    if hand_id == DEALER:
+        if rnd.total(DEALER) > 21:
+            flow.book(play).dealer_overdraws(play)
+    return cards
+
+
+def take_both(play: Play, hand_id: str, player_id: str) -> None:
+    _pending(play, hand_id, player_id)
+    play.rnd.trigger_event(Round.TwoCardsResolved, hand=hand_id, rejected="", clause="VU-23", actor=play.actor)
+    flow.after_card(play, hand_id)
+    flow.continue_play(play)
+
+
+def reject(play: Play, hand_id: str, player_id: str, card: str) -> None:
+    hand = _pending(play, hand_id, player_id)
+    if card not in hand["pending_two"]:
+        raise InvalidCommand(f"{card} is not one of the two cards given ({' '.join(hand['pending_two'])})", "VU-23")
+    play.rnd.trigger_event(Round.TwoCardsResolved, hand=hand_id, rejected=card, clause="VU-23", actor=play.actor)
+    flow.after_card(play, hand_id)
+    flow.continue_play(play)
+
+
+def _pending(play: Play, hand_id: str, player_id: str) -> dict:
+    _require_vingt_un(play, "VU-23")
+    hand = play.rnd.hand(hand_id)
+    if hand_id == DEALER or hand["player"] != player_id:
+        raise NotPermitted(f"hand {hand_id} belongs to another player", "VU-23")
+    if not hand.get("pending_two"):
+        raise WrongPhase(f"hand {hand_id} has no two cards to take or reject", "VU-23")
+    return hand
+
+
+def serve_out_of_order(play: Play, hand_id: str) -> str:
+    """VU-24: the dealer serves a player out of turn; those he missed may be served later
+    or throw up their cards."""
+    _require_vingt_un(play, "VU-24")
+    flow.require_dealer(play, "VU-24")
+    rnd = play.rnd
+    if rnd.phase != "play":
+        raise WrongPhase("drawing happens in the play phase", "VU-24")
+    if hand_id == DEALER or rnd.current_turn() == hand_id:
+        raise InvalidCommand("that hand is in turn: serve it with an ordinary draw", "VU-24")
+    _open_hand(play, hand_id, "VU-24")
+    card = play.deal(hand_id, face_up=True, drawn=True, clause="VU-24")
+    _record(play, "out_of_order", rnd.dealer, hand_id, "VU-24", f"served {hand_id} out of turn")
+    flow.after_card(play, hand_id)
+    flow.continue_play(play)
+    return card
+
+
+def throw_up(play: Play, hand_id: str, player_id: str) -> None:
+    """VU-24: a player the dealer passed over gives up his hand; nothing passes."""
+    _require_vingt_un(play, "VU-24")
+    rnd = play.rnd
+    hand = _open_hand(play, hand_id, "VU-24")
+    if hand_id == DEALER or hand["player"] != player_id:
+        raise NotPermitted(f"hand {hand_id} belongs to another player", "VU-24")
+    served = [rnd.order.index(h) for h in rnd.out_of_order_served]
+    missed = bool(served) and rnd.order.index(hand_id) < max(served)
+    if not missed:
+        raise RuleViolation("only a player the dealer passed over may throw up his cards", "VU-24")
+    _record(play, "throw_up", "", hand_id, "VU-24", "missed by the dealer, threw up his cards")
+    play.pay_hand(hand_id, 0, "thrown up", ["VU-24"])
+    flow.continue_play(play)
+
+
+def false_division(play: Play, hand_id: str) -> None:
+    """VU-25: a player drew separately on two cards that do not pair: he pays the dealer on
+    each hand and forfeits what he would have won."""
+    _require_vingt_un(play, "VU-25")
+    flow.require_dealer(play, "VU-25")
+    hand = _open_hand(play, hand_id, "VU-25")
+    if hand_id == DEALER:
+        raise InvalidCommand("the dealer reports a player's false division", "VU-25")
+    _record(play, "false_division", hand["player"], hand_id, "VU-25", "drew separately on a non-pair")
+    play.pay_hand(hand_id, -2, "false division", ["VU-25"])
+    flow.continue_play(play)
