@@ -34,6 +34,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["STORE_ENV"] = dict(env)
 
     from api.health import bp as health_bp
+    from ledger.application import TwentyOneLedger
 
+    # One ledger application per process; it opens (and on SQLite creates) the store now,
+    # so a bad store configuration fails at start, not on the first request.
+    app.extensions["ledger"] = TwentyOneLedger(env=dict(env))
     app.register_blueprint(health_bp)
     return app

@@ -9,4 +9,9 @@ bp = Blueprint("health", __name__)
 
 @bp.get("/health")
 def health():
-    return {"status": "ok", "store": store_kind(current_app.config["STORE_ENV"])}
+    ledger = current_app.extensions["ledger"]
+    return {
+        "status": "ok",
+        "store": store_kind(current_app.config["STORE_ENV"]),
+        "position": ledger.recorder.max_notification_id() or 0,
+    }

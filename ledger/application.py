@@ -101,6 +101,12 @@ class TwentyOneLedger(Application):
                 f"{name}: another command changed the same table, round or wallet first; "
                 "reload and try again"
             ) from None
+        cache = self.repository.cache
+        if cache is not None:
+            # The saved aggregates are the newest versions: cache them so the next command
+            # does not re-read and re-apply the events it just wrote.
+            for aggregate in uow.loaded.values():
+                cache.put(aggregate.id, aggregate)
         if recordings:
             result = {**result, "position": recordings[-1].notification.id}
         return result
@@ -378,8 +384,19 @@ class TwentyOneLedger(Application):
     def get_table(self, table_id: str, version: int | None = None) -> Table:
         return UnitOfWork(self).table(table_id) if version is None else self.repository.get(UUID(str(table_id)), version=version)
 
-    def get_round(self, round_id: str, version: int | None = None) -> Round:
-        return UnitOfWork(self).round(round_id) if version is None else self.repository.get(UUID(str(round_id)), version=version)
+    def get_round(self, round_id: str, version: int | None = None, *, copy: bool = True) -> Round:
+        """The round now, or as it stood at ``version``. ``copy=False`` returns the cached
+        object itself: faster, for callers that only read it (the simulator)."""
+        if version is not None:
+            return self.repository.get(UUID(str(round_id)), version=version, projector_func=project)
+        if not copy:
+            try:
+                rnd = self.repository.get(UUID(str(round_id)), projector_func=project, deepcopy_from_cache=False)
+            except (AggregateNotFoundError, ValueError):
+                rnd = None
+            if isinstance(rnd, Round):
+                return rnd
+        return UnitOfWork(self).round(round_id)
 
     def get_player(self, player_id: str) -> Player:
         return UnitOfWork(self).player(player_id)

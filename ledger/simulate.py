@@ -88,14 +88,14 @@ def play_round(app: TwentyOneLedger, table_id: str, s: Settings, view: TableView
     table = app.get_table(table_id)
     dealer = table.dealer or "house"
     rid = app.start_round(table_id, actor=dealer if dealer != "house" else "admin")["round_id"]
-    rnd = app.get_round(rid)
+    rnd = app.get_round(rid, copy=False)
     for hand_id in list(rnd.order):
         app.place_stake(rid, rnd.hands[hand_id]["player"], s.stake)
-    rnd = app.get_round(rid)
+    rnd = app.get_round(rid, copy=False)
     if rnd.phase == "dealer_double":
         first = rnd.dealer_hand["cards"][0]
         app.act(rid, "dealer_double", actor=dealer, called=is_ace(first) or is_ten_card(first))
-        rnd = app.get_round(rid)
+        rnd = app.get_round(rid, copy=False)
     while not rnd.ended:
         if rnd.phase == "play":
             hand_id = rnd.current_turn()
@@ -111,7 +111,7 @@ def play_round(app: TwentyOneLedger, table_id: str, s: Settings, view: TableView
                 app.act(rid, "dealer_stand", actor=dealer)
         else:  # pragma: no cover - a phase the policy does not know
             raise RuntimeError(f"simulation stuck in phase {rnd.phase}")
-        rnd = app.get_round(rid)
+        rnd = app.get_round(rid, copy=False)
     count(rnd, s, tally)
 
 

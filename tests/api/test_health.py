@@ -5,7 +5,13 @@ def test_health_says_ok_and_names_the_store(client):
     response = client.get("/health")
 
     assert response.status_code == 200
-    assert response.get_json() == {"status": "ok", "store": "memory"}
+    assert response.get_json() == {"status": "ok", "store": "memory", "position": 0}
+
+
+def test_health_reports_the_ledger_position_after_a_write(app, client):
+    app.extensions["ledger"].register_player("Ann")
+
+    assert client.get("/health").get_json()["position"] == 1
 
 
 def test_health_names_the_store_chosen_by_config(tmp_path):

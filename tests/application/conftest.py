@@ -1,0 +1,28 @@
+"""Fixtures for use-case tests: an application on the in-memory store, players with money,
+and tables whose shoes the test fixes card by card."""
+
+from __future__ import annotations
+
+import pytest
+
+from ledger.application import TwentyOneLedger
+
+
+@pytest.fixture
+def app(memory_env):
+    application = TwentyOneLedger(env=memory_env)
+    yield application
+    application.close()
+
+
+@pytest.fixture
+def fund(app):
+    """Register a player with a balance: ``fund("Ann", 10_000) -> player id``."""
+
+    def make(name: str, amount: int = 1_000_000) -> str:
+        pid = app.register_player(name)["player_id"]
+        if amount:
+            app.deposit(pid, amount)
+        return pid
+
+    return make
