@@ -1,0 +1,50 @@
+"""The hash chain: each event commits to its content and to its predecessor."""
+
+import dataclasses
+
+from ledger.domain.chain import GENESIS, event_hash, verify_chain
+from ledger.domain.player import Player
+from ledger.domain.transfers import record_transfer
+
+
+def _player_with_history():
+    player = Player.register(name="Ann", actor="admin")
+    record_transfer(player, "cashier", player.account, 500, "L-BUY-IN", "buy-in")
+    record_transfer(player, player.account, "cashier", 200, "L-CASH-OUT", "cash-out")
+    return player, list(player.pending_events)
+
+
+def test_a_fresh_stream_verifies_and_starts_from_genesis():
+    player, events = _player_with_history()
+
+    assert verify_chain(events) == (True, None)
+    assert events[0].prev_hash == GENESIS
+    assert events[1].prev_hash == events[0].hash
+    assert player.last_hash == events[-1].hash
+
+
+def test_an_edited_amount_is_named():
+    _, events = _player_with_history()
+    forged = dataclasses.replace(events[1], amount=5000)
+
+    ok, fault = verify_chain([events[0], forged, events[2]])
+
+    assert not ok
+    assert "v2" in fault and "hash" in fault
+
+
+def test_a_dropped_event_breaks_the_chain_at_the_next_one():
+    _, events = _player_with_history()
+
+    ok, fault = verify_chain([events[0], events[2]])
+
+    assert not ok
+    assert "v3" in fault
+
+
+def test_the_hash_covers_the_event_type():
+    _, events = _player_with_history()
+    fields = dict(vars(events[1]))
+
+    assert event_hash("Player.FundsTransferred", fields) == events[1].hash
+    assert event_hash("Round.FundsTransferred", fields) != events[1].hash
