@@ -67,7 +67,7 @@ class TwentyOneLedger(Application):
 
     def __init__(self, env: dict[str, Any] | None = None) -> None:
         super().__init__(env)
-        self.vault = ShoeVault(env)
+        self.vault = ShoeVault(vault_env(self.env))
         allow_fixed = env_bool("LEDGER_ALLOW_FIXED_SHOES", False, self.env)
         self.shoes = ShoeService(self.vault, allow_fixed)
 
@@ -435,6 +435,19 @@ def _irregular() -> dict[str, Callable[..., dict]]:
 
 
 IRREGULAR = _irregular()
+
+
+def vault_env(env: Any) -> dict[str, str]:
+    """The vault's store: the same as the ledger's, but never the same SQLite table (the
+    SQLite recorder names no table after its application, so the vault gets its own file)."""
+    out = {k: v for k, v in env.items() if isinstance(v, str)}
+    dbname = env.get("SQLITE_DBNAME")
+    if dbname and "sqlite" in env.get("PERSISTENCE_MODULE", ""):
+        if dbname.startswith(":memory:") or "mode=memory" in dbname:
+            out["SQLITE_DBNAME"] = "file:shoevault-" + secrets.token_hex(8) + "?mode=memory&cache=shared"
+        else:
+            out["SQLITE_DBNAME"] = dbname + ".vault"
+    return out
 
 
 def _shoe_clause(family: str) -> str:

@@ -6,10 +6,15 @@ it lives outside the ledger's own streams: here in a separate event-sourced appl
 from __future__ import annotations
 
 from typing import Any, Self
-from uuid import UUID
+from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
+
+
+def sealed_id(shoe_id: UUID) -> UUID:
+    """Never the shoe's own id, so the two can share a store without colliding."""
+    return uuid5(NAMESPACE_URL, f"twenty-one-ledger/sealed-shoe/{shoe_id}")
 
 
 class SealedShoe(Aggregate):
@@ -19,7 +24,7 @@ class SealedShoe(Aggregate):
 
     @classmethod
     def seal(cls, shoe_id: UUID, server_seed: str, fixed_order: list[str]) -> Self:
-        return cls._create(cls.Sealed, id=shoe_id, server_seed=server_seed, fixed_order=fixed_order)
+        return cls._create(cls.Sealed, id=sealed_id(shoe_id), server_seed=server_seed, fixed_order=fixed_order)
 
     def __init__(self, server_seed: str, fixed_order: list[str]) -> None:
         self.server_seed = server_seed
@@ -41,6 +46,6 @@ class ShoeVault(Application):
     def open(self, shoe_id: UUID) -> SealedShoe:
         sealed = self._cache.get(shoe_id)
         if sealed is None:
-            sealed = self.repository.get(shoe_id)
+            sealed = self.repository.get(sealed_id(shoe_id))
             self._cache[shoe_id] = sealed
         return sealed
