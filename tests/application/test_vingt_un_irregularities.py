@@ -1,0 +1,154 @@
+"""VU-23..VU-26: irregularities at a Vingt-un table, their remedies and the pool penalty."""
+
+from uuid import UUID
+
+import pytest
+
+from ledger.balances import fold_balances
+from ledger.errors import RuleViolation, WrongPhase
+
+PENALTY = 50
+
+
+@pytest.fixture
+def table(app, fund):
+    """Dealer D in seat 1; Ann (h1) and Bob (h2) play; a pool with a penalty is kept."""
+    dealer, ann, bob = fund("Dealer"), fund("Ann"), fund("Bob")
+    table_id = app.open_table("vingt-un", {"penalty_amount": PENALTY})["table_id"]
+    for seat, pid in enumerate((dealer, ann, bob), start=1):
+        app.seat_player(table_id, pid, seat)
+    app.choose_dealer(table_id, dealer)
+    return table_id, dealer, ann, bob
+
+
+def _deal(app, table_id, dealer, ann, bob, shoe, stakes=(100, 200)):
+    app.fix_next_shoe(table_id, shoe)
+    rid = app.start_round(table_id, actor=dealer)["round_id"]
+    app.place_stake(rid, ann, stakes[0])
+    app.place_stake(rid, bob, stakes[1])
+    app.act(rid, "dealer_double", actor=dealer, called=False)
+    return rid
+
+
+def _balances(app, *players):
+    return [app.get_player(p).balance for p in players]
+
+
+def _settled(app, rid):
+    return {e.hand: e for e in app.events.get(UUID(rid)) if type(e).__name__ == "HandSettled"}
+
+
+# First cards: Ann 4, Bob 5, dealer 9; second: Ann 9, Bob 6, dealer 8 (dealer 17).
+SHOE = ["4C", "5C", "9C", "9D", "6D", "8D"]
+
+
+def test_VU_23_player_given_two_cards_rejects_one_and_is_content(app, table):
+    table_id, dealer, ann, bob = table
+    before = _balances(app, dealer, ann, bob)
+    rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "7H", "9H", "2S", "3S", "4S"])
+
+    app.act(rid, "serve_two", actor=dealer, hand="h1")
+    with pytest.raises(RuleViolation) as refused:
+        app.act(rid, "hit", actor=ann, hand="h1")
+    app.act(rid, "reject", actor=ann, hand="h1", card="9H")
+
+    rnd = app.get_round(rid)
+    assert refused.value.clause == "VU-23"
+    assert rnd.hands["h1"]["cards"] == ["4C", "9D", "7H"]
+    assert rnd.current_turn() == "h2"  # content: Ann may not draw again
+    app.act(rid, "stand", actor=bob, hand="h2")
+    app.act(rid, "dealer_stand", actor=dealer)
+    after = _balances(app, dealer, ann, bob)
+    assert _settled(app, rid)["h1"].amount == 100  # 20 beats the dealer's 17 (VU-14)
+    assert after == [before[0] - 100 + 200 - PENALTY, before[1] + 100, before[2] - 200]
+    assert fold_balances(app)[f"pool:{table_id}"] == PENALTY  # VU-26: the dealer offended
+    assert sum(fold_balances(app).values()) == 0
+
+
+def test_VU_23_keeping_both_cards_may_over_draw(app, table):
+    table_id, dealer, ann, bob = table
+    rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "7H", "9H", "2S", "3S", "4S"])
+
+    app.act(rid, "serve_two", actor=dealer, hand="h1")
+    app.act(rid, "take", actor=ann, hand="h1")
+
+    hand = app.get_round(rid).hands["h1"]
+    assert hand["cards"] == ["4C", "9D", "7H", "9H"]
+    assert hand["result"] == -100
+    assert _settled(app, rid)["h1"].clauses == ["VU-12"]
+
+
+def test_VU_23_the_dealer_must_keep_both_of_his_own(app, table):
+    table_id, dealer, ann, bob = table
+    rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "TS", "9H", "2S"])
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "stand", actor=bob, hand="h2")
+
+    app.act(rid, "serve_two", actor=dealer, hand="dealer")
+
+    rnd = app.get_round(rid)
+    assert rnd.dealer_hand["cards"] == ["9C", "8D", "TS", "9H"]
+    assert rnd.ended
+    assert {h: e.clauses for h, e in _settled(app, rid).items()} == {"h1": ["VU-15"], "h2": ["VU-15"]}
+
+
+def test_VU_24_a_player_missed_by_the_dealer_may_throw_up_his_cards(app, table):
+    table_id, dealer, ann, bob = table
+    before = _balances(app, ann)
+    rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "2H", "3S", "4S"])
+
+    app.act(rid, "serve_out_of_order", actor=dealer, hand="h2")
+    app.act(rid, "throw_up", actor=ann, hand="h1")
+
+    assert app.get_round(rid).hands["h1"]["result"] == 0
+    assert _balances(app, ann)[0] == before[0]  # nothing passes; his hold is released
+    assert _settled(app, rid)["h1"].clauses == ["VU-24"]
+    assert app.get_round(rid).hands["h2"]["cards"] == ["5C", "6D", "2H"]
+
+
+def test_VU_24_throwing_up_needs_a_missed_turn(app, table):
+    table_id, dealer, ann, bob = table
+    rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "2H", "3S", "4S"])
+    stored = list(app.recorder.select_notifications(start=1, limit=10**6))
+
+    with pytest.raises(RuleViolation) as refused:
+        app.act(rid, "throw_up", actor=ann, hand="h1")
+
+    assert refused.value.clause == "VU-24"
+    assert list(app.recorder.select_notifications(start=1, limit=10**6)) == stored
+
+
+def test_VU_25_false_division_pays_on_each_hand_and_VU_26_penalty(app, table):
+    table_id, dealer, ann, bob = table
+    before = _balances(app, dealer, ann)
+    rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "2H", "3S", "4S"])
+
+    app.act(rid, "false_division", actor=dealer, hand="h1")
+    app.act(rid, "stand", actor=bob, hand="h2")
+    app.act(rid, "dealer_stand", actor=dealer)
+
+    after = _balances(app, dealer, ann)
+    assert _settled(app, rid)["h1"].amount == -200
+    assert after == [before[0] + 200 + 200, before[1] - 200 - PENALTY]  # Bob's 11 lost too
+    assert fold_balances(app)[f"pool:{table_id}"] == PENALTY
+
+
+def test_irregularities_belong_to_vingt_un_only(app, fund):
+    ann = fund("Ann")
+    table_id = app.open_table("casino", {"insurance": False})["table_id"]
+    app.seat_player(table_id, ann, 1)
+    app.fix_next_shoe(table_id, ["TC", "9C", "6D", "8D", "5H"])
+    rid = app.start_round(table_id)["round_id"]
+    app.place_stake(rid, ann, 1000)
+
+    with pytest.raises(RuleViolation):
+        app.act(rid, "serve_two", actor="house", hand="h1")
+
+
+def test_serving_two_cards_out_of_the_play_phase_is_refused(app, table):
+    table_id, dealer, ann, bob = table
+    app.fix_next_shoe(table_id, [*SHOE, "2H"])
+    rid = app.start_round(table_id, actor=dealer)["round_id"]
+
+    with pytest.raises(WrongPhase):
+        app.act(rid, "serve_two", actor=dealer, hand="h1")
