@@ -235,6 +235,8 @@ class TwentyOneLedger(Application):
     def place_stake(self, round_id: str, player_id: str, amount: int, *, actor: str | None = None, command_id: str | None = None) -> dict:
         amount = _positive_amount(amount, "a stake")
         actor = actor or str(player_id)
+        if actor != str(player_id):
+            raise NotPermitted("a player stakes only his own money", None)
 
         def body(uow: UnitOfWork) -> dict:
             play = self._play(uow, round_id, actor)

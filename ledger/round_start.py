@@ -25,6 +25,9 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
     clause = CHOOSE_CLAUSE[family]
     if table.current_round is not None:
         raise WrongPhase(f"round {table.current_round} is still in play at this table", clause)
+    if family == "ochko" and table.shoe_id is not None and table.dealer is not None:
+        if table.shoe_size - table.shoe_next < len(table.seats) * 3:
+            _pass_deal(table, "OC-12", "the two packs are played out")
     if rules.house_banked:
         dealer = "house"
         players = table.seated_in_order(None)
@@ -66,8 +69,6 @@ def _ensure_shoe(app: Any, uow: UnitOfWork, table: Table, players: int, cutter: 
             spent = dealt * 100 >= size * rules.penetration
         else:
             spent = size - dealt < (players + 1) * 3 or table.shoe_dealer != table.dealer
-            if size - dealt < (players + 1) * 3 and table.family == "ochko":
-                _pass_deal(table, "OC-12", "the two packs are played out")
         if not spent:
             return False
         app.shoes.retire(uow.shoe(table.shoe_id), dealt, "shoe retired before a round")

@@ -3,22 +3,33 @@ the rules against known figures (e.g. the dealer's final-total table of casino B
 
 Policies: casino players follow ``--strategy`` (``basic`` or ``mimic``); in the private
 games players draw below 16 (Очко: below 17, at most three cards), split only aces, and the
-dealer draws below 17; the Vingt-un dealer calls "double" on an ace or a ten-card."""
+dealer draws below 17; the Vingt-un dealer calls "double" on an ace or a ten-card.
+
+Reproducible runs: with ``Settings.seed`` the shoes' server seeds and cuts come from a
+``random.Random(seed)`` (see :class:`SeededShoeService`), so the same seed deals the same cards
+and gives the same figures. Without a seed the shuffle is the production one (``secrets``).
+"""
 
 from __future__ import annotations
 
+import random
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from ledger import shuffle
 from ledger.application import TwentyOneLedger
 from ledger.cards import hand_total, is_ace, is_natural, is_ten_card
-from ledger.domain.round import DEALER
+from ledger.domain.round import BUST, DEALER, STOOD
+from ledger.domain.shoe import Shoe
+from ledger.domain.table import Table
+from ledger.shoes import ShoeService
 from ledger.strategy import POLICIES, Decision, TableView
 
 UPCARDS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
-FINALS = ["17", "18", "19", "20", "21", "blackjack", "bust"]
+# The dealer's final hand; "under_17" only happens where the dealer's draws are capped (Очко).
+FINALS = ["under_17", "17", "18", "19", "20", "21", "blackjack", "bust"]
 
 
 @dataclass
@@ -44,7 +55,41 @@ class Tally:
     initial_hands: int = 0
     naturals: int = 0
     net_units: float = 0.0
+    net_units_sq: float = 0.0  # sum over rounds of (the round's net per initial hand)²
+    # Per up-card: every round ("n", "blackjack"), and the dealer's final total in the rounds
+    # where he played his hand out (in the others every player hand was settled already).
     dealer: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+    dealer_played: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
+
+
+class SeededShoeService(ShoeService):
+    """The production shoe service, except that server seeds and cuts come from ``rng``.
+
+    For reproducible simulations only: a seed drawn from ``random.Random`` is predictable, so
+    such shoes must never deal for money. Everything else (commitment, vault, cut event, the
+    provably fair shuffle of SHUFFLE.md) is the production protocol; fixed shoes, when queued,
+    are left to the base class.
+    """
+
+    def __init__(self, base: ShoeService, rng: random.Random) -> None:
+        super().__init__(base.vault, base.allow_fixed)
+        self.rng = rng
+
+    def new_shoe(self, table: Table, cutter: str, clause: str, cut: int | None = None) -> Shoe:
+        if self._fixed.get(str(table.id)):
+            return super().new_shoe(table, cutter, clause, cut)
+        rules = table.rules
+        nonce = table.shoe_nonce + 1
+        seed = self.rng.getrandbits(256).to_bytes(32, "big").hex()
+        shoe = Shoe.commit(
+            table_id=table.id, nonce=nonce, packs=rules.packs, commitment=shuffle.commitment(seed),
+            client_seed=rules.client_seed, algorithm=shuffle.ALGORITHM, fixed=False,
+            clause=clause, actor="ledger",
+        )
+        self.vault.seal(shoe.id, seed, [])
+        shoe.cut_by(self.rng.randrange(shoe.size) if cut is None else cut, cutter, clause)
+        table.trigger_event(Table.ShoeChanged, shoe_id=shoe.id, nonce=nonce, size=shoe.size, start=0)
+        return shoe
 
 
 def table_options(s: Settings) -> dict[str, Any]:
@@ -58,21 +103,9 @@ def table_options(s: Settings) -> dict[str, Any]:
 
 
 def run(s: Settings, app: TwentyOneLedger, progress: Any = None) -> dict[str, Any]:
-    table = app.open_table(s.family, table_options(s), name="simulation")["table_id"]
-    players = []
-    for i in range(s.players):
-        pid = app.register_player(f"sim-{i + 1}")["player_id"]
-        app.deposit(pid, 10**12)
-        app.seat_player(table, pid, i + 1)
-        players.append(pid)
-    if s.family != "casino":
-        dealer = app.register_player("sim-dealer")["player_id"]
-        app.deposit(dealer, 10**12)
-        app.seat_player(table, dealer, s.players + 1)
-        app.choose_dealer(table, dealer)
+    """Play ``s.rounds`` rounds at a new table of ``app``; ``progress(n)`` after each round."""
+    table, view = setup_table(s, app)
     tally = Tally()
-    view = TableView(decks=s.decks, dealer_hits_soft_17=s.soft17 == "hit",
-                     double_after_split=s.das, surrender=s.surrender, max_hands=4)
     started = time.perf_counter()
     events_before = app.recorder.max_notification_id() or 0
     for n in range(s.rounds):
@@ -84,18 +117,39 @@ def run(s: Settings, app: TwentyOneLedger, progress: Any = None) -> dict[str, An
     return report(tally, elapsed, events)
 
 
-def play_round(app: TwentyOneLedger, table_id: str, s: Settings, view: TableView, tally: Tally) -> None:
-    table = app.get_table(table_id)
-    dealer = table.dealer or "house"
+def setup_table(s: Settings, app: TwentyOneLedger) -> tuple[str, TableView]:
+    """Open the table, fund and seat the players (and the dealer of a private game); with
+    ``s.seed``, switch ``app`` to seeded shoes. Returns the table id and the players' view."""
+    if s.seed is not None:
+        app.shoes = SeededShoeService(app.shoes, random.Random(s.seed))
+    table = app.open_table(s.family, table_options(s), name="simulation")["table_id"]
+    for i in range(s.players):
+        pid = app.register_player(f"sim-{i + 1}")["player_id"]
+        app.deposit(pid, 10**12)
+        app.seat_player(table, pid, i + 1)
+    if s.family != "casino":
+        dealer = app.register_player("sim-dealer")["player_id"]
+        app.deposit(dealer, 10**12)
+        app.seat_player(table, dealer, s.players + 1)
+        app.choose_dealer(table, dealer)
+    max_hands = app.get_table(table).rules_record.get("max_split_hands", 4)
+    view = TableView(decks=s.decks, dealer_hits_soft_17=s.soft17 == "hit",
+                     double_after_split=s.das, surrender=s.surrender, max_hands=max_hands)
+    return table, view
+
+
+def play_round(app: TwentyOneLedger, table_id: str, s: Settings, view: TableView, tally: Tally) -> str:
+    """Play one round by the policies, count it into ``tally`` and return its id."""
+    dealer = app.get_table(table_id).dealer or "house"  # the deal may pass between rounds
     rid = app.start_round(table_id, actor=dealer if dealer != "house" else "admin")["round_id"]
-    rnd = app.get_round(rid, copy=False)
+    rnd = app.get_round(rid)
     for hand_id in list(rnd.order):
         app.place_stake(rid, rnd.hands[hand_id]["player"], s.stake)
-    rnd = app.get_round(rid, copy=False)
+    rnd = app.get_round(rid)
     if rnd.phase == "dealer_double":
         first = rnd.dealer_hand["cards"][0]
         app.act(rid, "dealer_double", actor=dealer, called=is_ace(first) or is_ten_card(first))
-        rnd = app.get_round(rid, copy=False)
+        rnd = app.get_round(rid)
     while not rnd.ended:
         if rnd.phase == "play":
             hand_id = rnd.current_turn()
@@ -111,8 +165,9 @@ def play_round(app: TwentyOneLedger, table_id: str, s: Settings, view: TableView
                 app.act(rid, "dealer_stand", actor=dealer)
         else:  # pragma: no cover - a phase the policy does not know
             raise RuntimeError(f"simulation stuck in phase {rnd.phase}")
-        rnd = app.get_round(rid, copy=False)
+        rnd = app.get_round(rid)
     count(rnd, s, tally)
+    return rid
 
 
 def choose(s: Settings, rnd: Any, hand: dict, view: TableView) -> str:
@@ -120,8 +175,11 @@ def choose(s: Settings, rnd: Any, hand: dict, view: TableView) -> str:
     if s.family == "casino":
         rules = rnd.rules_record
         from_seat = sum(1 for h in rnd.hands.values() if h["seat"] == hand["seat"])
-        can_split = len(cards) == 2 and _value(cards[0]) == _value(cards[1]) and from_seat < 4 and not (
-            hand["split_from"] and is_ace(cards[0]))
+        can_split = (
+            len(cards) == 2 and _value(cards[0]) == _value(cards[1])
+            and from_seat < rules["max_split_hands"]
+            and not (hand["split_from"] and is_ace(cards[0]) and not rules["resplit_aces"])
+        )
         can_double = len(cards) == 2 and (not hand["split_from"] or rules["double_after_split"])
         can_surrender = rules["late_surrender"] and len(cards) == 2 and not hand["split_from"]
         decision = POLICIES[s.strategy](
@@ -140,40 +198,72 @@ def _value(card: str) -> int:
     return 10 if is_ten_card(card) else (1 if is_ace(card) else int(card[0]))
 
 
+def upcard_key(card: str) -> str:
+    return "A" if is_ace(card) else ("10" if is_ten_card(card) else card[0])
+
+
 def count(rnd: Any, s: Settings, tally: Tally) -> None:
     tally.rounds += 1
-    initial = [h for h in rnd.hands.values() if not h["split_from"] or h["split_from"] == h["id"]]
-    originals = [h for h in rnd.hands.values() if h["id"] in {f"h{i + 1}" for i in range(len(rnd.seats))}]
+    # The hands dealt at the start (h1..hN); a hand that was split is not a natural (a natural
+    # is never a pair) and its first two cards are no longer its cards[:2].
+    initial_ids = {f"h{i + 1}" for i in range(len(rnd.seats))}
+    initial = [h for h in rnd.hands.values() if h["id"] in initial_ids]
     tally.hands += len(rnd.hands)
-    tally.initial_hands += len(originals)
-    tally.naturals += sum(1 for h in originals if is_natural(h["cards"][:2]) and len(h["cards"]) >= 2 and h.get("outcome") in ("natural", "blackjack", "stand-off", "natural stand-off"))
-    tally.net_units += sum(h["result"] or 0 for h in rnd.hands.values()) / s.stake
-    del initial
+    tally.initial_hands += len(initial)
+    tally.naturals += sum(1 for h in initial if not h["split_from"] and is_natural(h["cards"][:2]))
+    net = sum(h["result"] or 0 for h in rnd.hands.values()) / s.stake
+    tally.net_units += net
+    tally.net_units_sq += (net / len(initial)) ** 2 if initial else 0.0
     dealer = rnd.dealer_hand
-    up = dealer["cards"][0]
-    key = "A" if is_ace(up) else ("10" if is_ten_card(up) else up[0])
-    if dealer["natural"] or is_natural(dealer["cards"]):
+    key = upcard_key(dealer["cards"][0])
+    tally.dealer[key]["n"] += 1
+    if dealer["natural"]:
         tally.dealer[key]["blackjack"] += 1
-        tally.dealer[key]["n"] += 1
-    elif dealer["status"] in ("stood", "bust") or rnd.total(DEALER) > 21:
+    elif dealer["status"] in (STOOD, BUST):
         total = rnd.total(DEALER)
-        tally.dealer[key]["bust" if total > 21 else str(min(total, 21))] += 1
-        tally.dealer[key]["n"] += 1
+        final = "bust" if total > 21 else ("under_17" if total < 17 else str(total))
+        tally.dealer_played[key][final] += 1
+        tally.dealer_played[key]["n"] += 1
+
+
+def dealer_table(tally: Tally) -> dict[str, dict[str, Any]]:
+    """Per up-card, the share of each final outcome among all rounds with that up-card.
+
+    A dealer natural is seen in every round; the other outcomes only in the rounds where the
+    dealer played his hand out (not when every player hand was settled before his turn), so
+    they are estimated as P(no natural) x the shares among the rounds he played. Counting
+    only the rounds he played would inflate the blackjack share (about 8% -> 10% with a ten
+    up for a basic-strategy player, who often busts against a ten)."""
+    out = {}
+    for up in UPCARDS:
+        seen, played = tally.dealer.get(up, Counter()), tally.dealer_played.get(up, Counter())
+        n, m = seen["n"], played["n"]
+        bj = seen["blackjack"] / n if n else 0.0
+        shares = {k: ((1 - bj) * played[k] / m if m else 0.0) for k in FINALS if k != "blackjack"}
+        shares["blackjack"] = bj
+        out[up] = {k: shares[k] for k in FINALS} | {"n": n, "played": m}
+    return out
 
 
 def report(tally: Tally, elapsed: float, events: int) -> dict[str, Any]:
-    dealer = {}
-    for up in UPCARDS:
-        counts = tally.dealer.get(up, Counter())
-        n = counts["n"]
-        dealer[up] = {k: (counts[k] / n if n else 0.0) for k in FINALS} | {"n": n}
+    hands0 = tally.initial_hands
+    mean = tally.net_units / hands0 if hands0 else 0.0
+    # Standard error of player_net_per_hand, from the per-round results (hands of one round
+    # share a dealer hand, so they are not independent).
+    per_hand = hands0 / tally.rounds if tally.rounds else 1
+    var = (tally.net_units_sq / tally.rounds - mean**2) if tally.rounds > 1 else 0.0
+    stderr = (max(var, 0.0) / tally.rounds) ** 0.5 if tally.rounds > 1 else None
     return {
         "rounds": tally.rounds,
         "hands": tally.hands,
+        "initial_hands": hands0,
         "events": events,
         "seconds": round(elapsed, 3),
         "rounds_per_second": round(tally.rounds / elapsed, 1) if elapsed else None,
-        "player_net_per_hand": tally.net_units / tally.initial_hands if tally.initial_hands else 0.0,
-        "naturals_rate": tally.naturals / tally.initial_hands if tally.initial_hands else 0.0,
-        "dealer": dealer,
+        "events_per_second": round(events / elapsed, 1) if elapsed else None,
+        "player_net_per_hand": mean,
+        "player_net_per_hand_stderr": stderr,
+        "hands_per_round": per_hand,
+        "naturals_rate": tally.naturals / hands0 if hands0 else 0.0,
+        "dealer": dealer_table(tally),
     }

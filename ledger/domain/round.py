@@ -203,7 +203,8 @@ class Round(ChainedAggregate):
             hand = rnd.hands[self.hand]
             hand["cards"].pop()
             hand["face_up"].pop()
-            new = new_hand(self.new_hand, hand["player"], hand["seat"], split_from=self.hand)
+            root = hand["split_from"] or self.hand  # every divided hand names the original
+            new = new_hand(self.new_hand, hand["player"], hand["seat"], split_from=root)
             new["cards"].append(self.card)
             new["face_up"].append(True)
             rnd.hands[self.new_hand] = new

@@ -192,8 +192,10 @@ def check_turn(play: Play, hand_id: str, player_id: str, clause: str) -> dict:
 
 def hit(play: Play, hand_id: str, player_id: str) -> str:
     fam = book(play)
+    owned = play.rnd.hand(hand_id)
+    if hand_id != DEALER and owned["player"] == player_id:
+        fam.check_draw(play, owned)  # a draw limit is named as such, even once the hand stood
     hand = check_turn(play, hand_id, player_id, fam.DRAW_CLAUSE)
-    fam.check_draw(play, hand)
     card = play.deal(hand_id, face_up=fam.DRAW_FACE_UP, drawn=True, clause=fam.DRAW_CLAUSE)
     after_card(play, hand_id)
     continue_play(play)

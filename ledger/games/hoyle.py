@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from ledger.cards import is_natural
-from ledger.domain.round import DEALER, Round
+from ledger.domain.round import DEALER, NATURAL, Round
 from ledger.errors import RuleViolation
 from ledger.games import flow, private
 from ledger.games.play import Play
@@ -42,24 +44,28 @@ def after_deal(play: Play) -> None:
                 play.pay_hand(hand_id, 0, "natural stand-off", ["H13-5"], 21)
             else:
                 play.pay_hand(hand_id, -2, "dealer natural", ["H13-5"], 21)
-        flow.end_round(play, False, "H13-5")
+        passes, clause = passes_deal(play)
+        flow.end_round(play, passes, clause if passes else "H13-5")
         return
     naturals = [h for h in rnd.order if is_natural(rnd.hands[h]["cards"])]
     if naturals and play.rules.natural_takes_table:
+        # The holder takes every stake on the table; the dealer collects them and pays them
+        # over, so each settlement shows its own stake x multiplier.
         holder_hand = naturals[0]
         holder = rnd.hands[holder_hand]["player"]
         private.declare_natural(play, holder_hand, "H13-6")
+        taken = 0
         for hand_id in list(rnd.order):
+            hand = rnd.hands[hand_id]
             if hand_id == holder_hand:
                 continue
-            if rnd.hands[hand_id]["player"] == holder:
+            if hand["player"] == holder:
                 play.pay_hand(hand_id, 0, "stakes taken by a natural", ["H13-6"])
             else:
-                play.pay_hand(
-                    hand_id, -1, "stake taken by a natural", ["H13-6"],
-                    counterparty=f"player:{holder}",
-                )
-        play.pay_hand(holder_hand, 0, "natural", ["H13-6"])
+                taken += hand["stake"]
+                play.pay_hand(hand_id, -1, "stake taken by a natural", ["H13-6"])
+        stake = rnd.hands[holder_hand]["stake"]
+        play.pay_hand(holder_hand, Fraction(taken, stake), "natural takes the table", ["H13-6"])
         return
     for hand_id in naturals:
         private.declare_natural(play, hand_id, "H13-6")
@@ -124,7 +130,9 @@ def passes_deal(play: Play) -> tuple[bool, str]:
     mode = play.rules.deal_passes
     if mode == "every_round":
         return True, "H13-4"
-    natural = any(h.get("outcome") == "natural" for h in play.rnd.hands.values())
+    natural = not play.rnd.dealer_hand["natural"] and any(
+        h["status"] == NATURAL for h in play.rnd.hands.values()
+    )
     if mode == "on_natural" and natural:
         return True, "H13-4"
     return False, "H13-10"

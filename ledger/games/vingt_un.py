@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from ledger import accounts
 from ledger.cards import is_natural
-from ledger.domain.round import BUST, DEALER, Round
+from ledger.domain.round import BUST, DEALER, NATURAL, Round
 from ledger.errors import RuleViolation
 from ledger.games import flow, private
 from ledger.games.play import Play
@@ -123,6 +123,8 @@ def settle(play: Play) -> None:
             mult, clauses = (2, ["VU-15", "VU-17"]) if total == 21 else (1, ["VU-15"])
         elif dealer_21:
             mult, clauses = (-1, ["VU-16"]) if total == 21 else (-2, ["VU-16"])
+            if total == 21:
+                tie_receipts += hand["stake"]
         elif total == 21:
             mult, clauses = 2, ["VU-17"]
         elif total > dealer:
@@ -140,7 +142,9 @@ def settle(play: Play) -> None:
 
 def passes_deal(play: Play) -> tuple[bool, str]:
     rules = play.rules
-    natural = any(h.get("outcome") == "natural" for h in play.rnd.hands.values())
+    natural = not play.rnd.dealer_hand["natural"] and any(
+        h["status"] == NATURAL for h in play.rnd.hands.values()
+    )
     if natural and rules.natural_passes_deal and rules.deal_limit == "natural":
         return True, "VU-10"
     return False, "VU-14"

@@ -1,0 +1,175 @@
+"""``python -m ledger``: command-line tools. For now one: ``simulate``, which plays many rounds
+through the real application and store and prints ONE JSON object on stdout (the figures of
+``ledger.simulate.run`` and the settings used), with a progress bar on stderr when stderr is a
+terminal.
+
+    python -m ledger simulate --family casino --rounds 10000 --seed 1 --store memory
+
+``--seed`` makes a run reproducible: the shoes' server seeds and cuts then come from
+``random.Random(seed)`` instead of ``secrets`` (simulation only; see ``SeededShoeService``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, TextIO
+
+from ledger.config import describe, store_env
+from ledger.errors import LedgerError
+
+FAMILIES = ("vingt-un", "hoyle-1913", "ochko", "casino")
+STORES = ("memory", "sqlite", "postgres")
+# Options of the casino table only: given with another family they are an error, not ignored.
+CASINO_ONLY = ("decks", "soft17", "payout", "das", "surrender", "strategy")
+CASINO_DEFAULTS = {
+    "decks": 6, "soft17": "stand", "payout": "3:2", "das": True, "surrender": False,
+    "strategy": "basic",
+}
+MAX_PLAYERS = 7  # the rules' default max_players; the private games seat the dealer too
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, got {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m ledger", description="Twenty-One Ledger tools.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sim = commands.add_parser(
+        "simulate", help="play many rounds through the ledger and print figures as JSON",
+        description="Play many rounds through the real application and store; print ONE JSON "
+        "object (figures and settings) on stdout.",
+    )
+    sim.set_defaults(subparser=sim)
+    sim.add_argument("--family", choices=FAMILIES, default="casino", help="rule family (default casino)")
+    sim.add_argument("--rounds", type=_positive, default=1000, metavar="N", help="rounds to play (default 1000)")
+    sim.add_argument("--seed", type=_seed, default=None, metavar="S",
+                     help="reproducible run: shoe seeds and cuts from random.Random(S), not secrets")
+    sim.add_argument("--players", type=_positive, default=1, metavar="P", help="players at the table (default 1)")
+    sim.add_argument("--store", choices=STORES, default="memory",
+                     help="where the events go (default memory); postgres reads POSTGRES_* variables")
+    sim.add_argument("--sqlite-path", default=None, metavar="PATH",
+                     help="SQLite file for --store sqlite (default: a temporary file, deleted afterwards)")
+    casino = sim.add_argument_group("casino table (--family casino only)")
+    casino.add_argument("--decks", type=_positive, default=None, metavar="D", help="decks in the shoe, 1 to 8 (default 6)")
+    casino.add_argument("--soft17", choices=("stand", "hit"), default=None, help="dealer on soft 17 (default stand)")
+    casino.add_argument("--payout", choices=("3:2", "6:5"), default=None, help="blackjack pays (default 3:2)")
+    casino.add_argument("--das", action=argparse.BooleanOptionalAction, default=None,
+                        help="double after split (default yes)")
+    casino.add_argument("--surrender", action=argparse.BooleanOptionalAction, default=None,
+                        help="late surrender (default no)")
+    casino.add_argument("--strategy", choices=("basic", "mimic"), default=None,
+                        help="player policy: basic strategy or mimic the dealer (default basic)")
+    return parser
+
+
+def settings_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Any:
+    from ledger.simulate import Settings
+
+    given = [name for name in CASINO_ONLY if getattr(args, name) is not None]
+    if args.family != "casino" and given:
+        flags = ", ".join("--" + name for name in given)
+        parser.error(f"{flags}: casino table options; {args.family} takes none")
+    limit = MAX_PLAYERS if args.family == "casino" else MAX_PLAYERS - 1
+    if args.players > limit:
+        parser.error(f"--players: at most {limit} at a {args.family} table")
+    if args.decks is not None and args.decks > 8:
+        parser.error("--decks: a casino shoe holds 1 to 8 decks")
+    if args.sqlite_path is not None and args.store != "sqlite":
+        parser.error("--sqlite-path goes with --store sqlite")
+    casino = {name: CASINO_DEFAULTS[name] if getattr(args, name) is None else getattr(args, name)
+              for name in CASINO_ONLY}
+    return Settings(family=args.family, rounds=args.rounds, seed=args.seed, players=args.players,
+                    store=args.store, **casino)
+
+
+def simulation_env(store: str, sqlite_path: str | None = None,
+                   environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The application env for a simulation (or a benchmark) on ``store``.
+
+    SQLite: the shoe vault gets a file of its own. With one file both applications would
+    write the same ``stored_events`` table, where a sealed shoe's seed would sit in the ledger's
+    notification log and its id would collide with the ledger's Shoe (every new shoe fails).
+    """
+    env = store_env(store, sqlite_path=sqlite_path, environ=environ)
+    if store == "sqlite" and "SHOEVAULT_SQLITE_DBNAME" not in env:
+        path = Path(env["SQLITE_DBNAME"])
+        env["SHOEVAULT_SQLITE_DBNAME"] = str(path.with_name(path.stem + ".vault" + path.suffix))
+    return env
+
+
+@contextmanager
+def progress_reporter(total: int, stream: TextIO) -> Iterator[Callable[[int], None] | None]:
+    """A rich progress bar on ``stream`` when it is a terminal; otherwise nothing at all."""
+    if not stream.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(file=stream), transient=True) as bar:
+        task = bar.add_task("rounds", total=total)
+        yield lambda n: bar.update(task, completed=n)
+
+
+def simulate(args: argparse.Namespace, parser: argparse.ArgumentParser,
+             stdout: TextIO, stderr: TextIO) -> int:
+    from ledger.application import TwentyOneLedger
+    from ledger.simulate import run
+
+    settings = settings_from(args, parser)
+    with tempfile.TemporaryDirectory(prefix="ledger-sim-") as scratch:
+        sqlite_path = args.sqlite_path or str(Path(scratch) / "simulation.sqlite3")
+        try:
+            env = simulation_env(args.store, sqlite_path=sqlite_path if args.store == "sqlite" else None)
+        except ValueError as error:  # a malformed POSTGRES_* or LEDGER_* variable
+            print(f"python -m ledger simulate: {error}", file=stderr)
+            return 2
+        app = TwentyOneLedger(env=env)
+        try:
+            with progress_reporter(settings.rounds, stderr) as progress:
+                result = run(settings, app, progress)
+        except LedgerError as error:
+            print(f"python -m ledger simulate: the ledger refused: {error}", file=stderr)
+            return 1
+        finally:
+            app.close()
+    out = {**result, "seed": settings.seed, "settings": asdict(settings),
+           "store_description": describe(env)}
+    if args.store == "sqlite":
+        out["sqlite_path"] = args.sqlite_path  # None: a temporary file, deleted
+    stdout.write(json.dumps(out) + "\n")
+    stdout.flush()
+    return 0
+
+
+def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
+         stderr: TextIO | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
+    if args.command == "simulate":
+        return simulate(args, args.subparser, stdout, stderr)
+    parser.print_help(stderr)
+    return 2
