@@ -21,10 +21,16 @@ def declare_natural(play: Play, hand_id: str, clause: str) -> None:
     play.rnd.trigger_event(Round.CardsShown, hand=hand_id, clause=clause)
 
 
-def check_pair(play: Play, hand: dict, amount: int | None, clause: str, pair_clause: str) -> int:
+def check_pair(
+    play: Play, hand: dict, amount: int | None, clause: str, pair_clause: str,
+    third_clause: str | None = None,
+) -> int:
     cards = hand["cards"]
     if len(cards) != 2 or hand["draws"]:
-        raise NotAPair("only the first two cards dealt may be divided", pair_clause)
+        raise NotAPair(
+            "only the first two cards dealt may be divided; a later matching card gives no right",
+            third_clause or pair_clause,
+        )
     if not same_denomination(cards[0], cards[1]):
         raise NotAPair(
             f"{cards[0]} and {cards[1]} are not of one denomination (a king and a queen are not a pair)",

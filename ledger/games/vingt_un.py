@@ -84,7 +84,7 @@ def overdraw(play: Play, hand_id: str) -> None:
 
 
 def check_split(play: Play, hand: dict, amount: int | None) -> int:
-    amount = private.check_pair(play, hand, amount, "VU-19", "VU-18")
+    amount = private.check_pair(play, hand, amount, "VU-19", "VU-18", "VU-22")
     family = hand["split_from"] or hand["id"]
     divided = [h for h in play.rnd.hands.values() if (h["split_from"] or h["id"]) == family]
     if len(divided) >= 4:
