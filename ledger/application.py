@@ -208,7 +208,10 @@ class TwentyOneLedger(Application):
                     raise InvalidCommand("this table names its dealer: give player_id", clause)
                 if not table.seats:
                     raise RuleViolation("nobody is seated to deal", clause)
-                chosen, method = table.seated_in_order(None)[0][1], "seat"
+                if getattr(rules, "dealer_choice", "seat") == "cut":
+                    chosen, method = self._cut_for_deal(uow, table, actor), "cut"
+                else:
+                    chosen, method = table.seated_in_order(None)[0][1], "seat"
             else:
                 chosen, method = str(uow.player(player_id).id), "named"
                 if table.seat_of(chosen) is None:
@@ -217,6 +220,23 @@ class TwentyOneLedger(Application):
             return {"table_id": str(table.id), "dealer": chosen, "method": method}
 
         return self._run("choose_dealer", {"table": str(table_id), "player": str(player_id)}, command_id, actor, body)
+
+    def _cut_for_deal(self, uow: UnitOfWork, table: Table, actor: str) -> str:
+        """VU-2 by cut: each seated player cuts one card from a freshly committed shoe, in
+        seat order; the lowest card deals (ace low), the earlier seat on equal cards."""
+        from ledger.cards import pip_value
+
+        shoe = uow.add(self.shoes.new_shoe(table, actor, "VU-2"))
+        order = self.shoes.order(shoe)
+        cuts = []
+        for index, (seat, player) in enumerate(table.seated_in_order(None)):
+            card = order[index]
+            table.trigger_event(
+                Table.CutForDeal, player_id=player, card=card, shoe=shoe.id, shoe_index=index, clause="VU-2",
+            )
+            cuts.append((pip_value(card), "A23456789TJQK".index(card[0]), seat, player))
+        self.shoes.retire(shoe, len(cuts), "cut for the deal")
+        return min(cuts)[3]
 
     def fix_next_shoe(self, table_id: str, order: list[str]) -> None:
         """For tests and demonstrations only (refused unless LEDGER_ALLOW_FIXED_SHOES)."""

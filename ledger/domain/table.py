@@ -63,6 +63,13 @@ class Table(ChainedAggregate):
             table.rounds_this_deal = 0
             table.shoes_this_deal = 0
 
+    class CutForDeal(ChainedAggregate.Event):
+        player_id: str
+        card: str
+        shoe: UUID
+        shoe_index: int
+        clause: str
+
     class DealPassed(ChainedAggregate.Event):
         from_player: str
         to_player: str

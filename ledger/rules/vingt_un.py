@@ -8,7 +8,7 @@ from typing import ClassVar
 from ledger.errors import InvalidRules
 from ledger.rules.base import RuleSet, choice
 
-DEALER_CHOICE = ("seat", "named")  # VU-2
+DEALER_CHOICE = ("seat", "named", "cut")  # VU-2
 DEAL_LIMITS = ("natural", "hands", "pack_twice", "two_packs")  # VU-29
 TIE_SHARES = ("0", "1/4", "1/3")  # VU-27 (c)
 

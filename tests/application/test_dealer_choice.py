@@ -1,0 +1,73 @@
+"""VU-2: the dealer is chosen first — by seat, by name, or by cut."""
+
+import pytest
+
+from ledger.errors import InvalidCommand, NotPermitted, RuleViolation
+
+
+def _table(app, fund, choice):
+    players = [fund(name) for name in ("Ann", "Bob", "Cid")]
+    table = app.open_table("vingt-un", {"dealer_choice": choice})["table_id"]
+    for seat, pid in enumerate(players, start=1):
+        app.seat_player(table, pid, seat)
+    return table, players
+
+
+def test_VU_2_by_cut_the_lowest_card_deals_and_each_cut_is_recorded(app, fund):
+    table, (ann, bob, cid) = _table(app, fund, "cut")
+    app.fix_next_shoe(table, ["9C", "3D", "KH"])
+
+    chosen = app.choose_dealer(table)
+
+    assert chosen["dealer"] == bob and chosen["method"] == "cut"
+    cuts = [e for e in app.events.get(app.get_table(table).id) if type(e).__name__ == "CutForDeal"]
+    assert [(e.player_id, e.card, e.shoe_index) for e in cuts] == [(ann, "9C", 0), (bob, "3D", 1), (cid, "KH", 2)]
+    shoe = app.get_shoe(cuts[0].shoe)
+    assert shoe.revealed and shoe.fixed
+
+
+def test_VU_2_by_cut_equal_cards_go_to_the_earlier_seat(app, fund):
+    table, (ann, bob, cid) = _table(app, fund, "cut")
+    app.fix_next_shoe(table, ["9C", "AD", "AH"])
+
+    assert app.choose_dealer(table)["dealer"] == bob
+
+
+def test_VU_2_a_random_cut_reveals_its_shoe_at_once(app, fund):
+    table, players = _table(app, fund, "cut")
+
+    dealer = app.choose_dealer(table)["dealer"]
+
+    shoe = app.get_shoe(app.get_table(table).shoe_id)
+    assert dealer in players
+    assert shoe.revealed and len(shoe.server_seed) == 64
+
+
+def test_VU_2_by_seat_the_first_seat_deals(app, fund):
+    table, (ann, _, _) = _table(app, fund, "seat")
+
+    assert app.choose_dealer(table)["dealer"] == ann
+
+
+def test_VU_2_a_named_table_needs_the_name(app, fund):
+    table, (_, bob, _) = _table(app, fund, "named")
+
+    with pytest.raises(InvalidCommand):
+        app.choose_dealer(table)
+    assert app.choose_dealer(table, bob)["dealer"] == bob
+
+
+def test_the_dealer_must_sit_at_the_table(app, fund):
+    table, _ = _table(app, fund, "named")
+    stranger = fund("Dan")
+
+    with pytest.raises(NotPermitted):
+        app.choose_dealer(table, stranger)
+
+
+def test_the_casino_house_always_deals(app, fund):
+    table = app.open_table("casino")["table_id"]
+
+    with pytest.raises(RuleViolation) as refused:
+        app.choose_dealer(table)
+    assert refused.value.clause == "CB-9"
