@@ -81,7 +81,7 @@ class TwentyOneLedger(Application):
         self, name: str, payload: dict[str, Any], command_id: str | None, actor: str,
         body: Callable[[UnitOfWork], dict[str, Any]],
     ) -> dict[str, Any]:
-        print_ = fingerprint(name, payload)
+        print_ = fingerprint(name, payload) if command_id is not None else ""
         if command_id is not None:
             earlier = self._recorded(command_id, print_)
             if earlier is not None:
@@ -248,9 +248,42 @@ class TwentyOneLedger(Application):
         def body(uow: UnitOfWork) -> dict:
             from ledger.round_start import start_round
 
-            return start_round(self, uow, table_id, actor, cut)
+            rnd = start_round(self, uow, table_id, actor, cut).rnd
+            return {"round_id": str(rnd.id), "number": rnd.number, "phase": rnd.phase, "dealer": rnd.dealer}
 
         return self._run("start_round", {"table": str(table_id), "cut": cut}, command_id, actor, body)
+
+    def play_round(
+        self, table_id: str, stakes: dict[str, int], decide: Callable[[Round, str | None], dict],
+        *, actor: str = ADMIN, command_id: str | None = None,
+    ) -> dict:
+        """A whole round as one command, for bots and the simulator: start it, place
+        ``stakes`` (player id -> amount), then ask ``decide(round, hand_id)`` for each
+        decision (``hand_id`` None for the dealer's) and apply it, until the round ends. The
+        events are exactly those of the step-by-step commands, written in one atomic save."""
+        from ledger.round_start import start_round
+
+        def body(uow: UnitOfWork) -> dict:
+            play = start_round(self, uow, table_id, actor, None)
+            rnd = play.rnd
+            for hand_id in list(rnd.order):
+                player = rnd.hands[hand_id]["player"]
+                play.actor = player
+                flow.place_stake(play, player, _positive_amount(stakes[player], "a stake"))
+            while not rnd.ended:
+                turn = rnd.current_turn() if rnd.phase == "play" else None
+                step = dict(decide(rnd, turn))
+                action = step.pop("action")
+                hand = step.get("hand", turn)
+                play.actor = rnd.hands[hand]["player"] if hand in rnd.hands else rnd.dealer
+                if action in IRREGULAR:
+                    IRREGULAR[action](play, hand, play.actor, step.get("card"))
+                else:
+                    self._dispatch(play, action, play.actor, hand, step.get("amount"),
+                                   step.get("index"), step.get("value"), step.get("called"))
+            return self._after(uow, play, {})
+
+        return self._run("play_round", {"table": str(table_id), "stakes": stakes}, command_id, actor, body)
 
     def place_stake(self, round_id: str, player_id: str, amount: int, *, actor: str | None = None, command_id: str | None = None) -> dict:
         amount = _positive_amount(amount, "a stake")

@@ -19,7 +19,7 @@ CUT_CLAUSE = {"vingt-un": "VU-3", "hoyle-1913": "H13-4", "ochko": "OC-2", "casin
 EXHAUSTED_CLAUSE = {"vingt-un": "VU-29", "hoyle-1913": "H13-1", "ochko": "OC-12", "casino": "CB-X-SHOE"}
 
 
-def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int | None) -> dict:
+def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int | None) -> Play:
     table = uow.table(table_id)
     rules, family = table.rules, table.family
     clause = CHOOSE_CLAUSE[family]
@@ -58,7 +58,7 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
             card, shoe, index = play.cards.next_card(rnd)
             rnd.trigger_event(Round.CardBurned, card=card, shoe=shoe, shoe_index=index, clause="CB-X-SHOE")
     flow.begin(play)
-    return {"round_id": str(rnd.id), "number": rnd.number, "phase": rnd.phase, "dealer": dealer}
+    return play
 
 
 def _ensure_shoe(app: Any, uow: UnitOfWork, table: Table, players: int, cutter: str, cut: int | None) -> bool:
