@@ -122,7 +122,9 @@ class TwentyOneLedger(Application):
             raise IdempotencyConflict(
                 f"command id {command_id!r} was first used for a different command ({record.command})"
             )
-        return {**record.result, "replayed": True}
+        # The first write's exact position is not kept; the newest one is as good for
+        # read-your-writes, since it can only be at or after it.
+        return {**record.result, "replayed": True, "position": self.recorder.max_notification_id() or 0}
 
     # -- players and money -----------------------------------------------------------------
 

@@ -29,7 +29,11 @@ STORES = ("memory", "sqlite", "postgres")
 # Options of the casino table only: given with another family they are an error, not ignored.
 CASINO_ONLY = ("decks", "soft17", "payout", "das", "surrender", "strategy")
 CASINO_DEFAULTS = {
-    "decks": 6, "soft17": "stand", "payout": "3:2", "das": True, "surrender": False,
+    "decks": 6,
+    "soft17": "stand",
+    "payout": "3:2",
+    "das": True,
+    "surrender": False,
     "strategy": "basic",
 }
 MAX_PLAYERS = 7  # the rules' default max_players; the private games seat the dealer too
@@ -53,33 +57,77 @@ def _seed(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m ledger", description="Twenty-One Ledger tools.")
+    parser = argparse.ArgumentParser(
+        prog="python -m ledger", description="Twenty-One Ledger tools."
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     sim = commands.add_parser(
-        "simulate", help="play many rounds through the ledger and print figures as JSON",
+        "simulate",
+        help="play many rounds through the ledger and print figures as JSON",
         description="Play many rounds through the real application and store; print ONE JSON "
         "object (figures and settings) on stdout.",
     )
     sim.set_defaults(subparser=sim)
-    sim.add_argument("--family", choices=FAMILIES, default="casino", help="rule family (default casino)")
-    sim.add_argument("--rounds", type=_positive, default=1000, metavar="N", help="rounds to play (default 1000)")
-    sim.add_argument("--seed", type=_seed, default=None, metavar="S",
-                     help="reproducible run: shoe seeds and cuts from random.Random(S), not secrets")
-    sim.add_argument("--players", type=_positive, default=1, metavar="P", help="players at the table (default 1)")
-    sim.add_argument("--store", choices=STORES, default="memory",
-                     help="where the events go (default memory); postgres reads POSTGRES_* variables")
-    sim.add_argument("--sqlite-path", default=None, metavar="PATH",
-                     help="SQLite file for --store sqlite (default: a temporary file, deleted afterwards)")
+    sim.add_argument(
+        "--family", choices=FAMILIES, default="casino", help="rule family (default casino)"
+    )
+    sim.add_argument(
+        "--rounds", type=_positive, default=1000, metavar="N", help="rounds to play (default 1000)"
+    )
+    sim.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        metavar="S",
+        help="reproducible run: shoe seeds and cuts from random.Random(S), not secrets",
+    )
+    sim.add_argument(
+        "--players", type=_positive, default=1, metavar="P", help="players at the table (default 1)"
+    )
+    sim.add_argument(
+        "--store",
+        choices=STORES,
+        default="memory",
+        help="where the events go (default memory); postgres reads POSTGRES_* variables",
+    )
+    sim.add_argument(
+        "--sqlite-path",
+        default=None,
+        metavar="PATH",
+        help="SQLite file for --store sqlite (default: a temporary file, deleted afterwards)",
+    )
     casino = sim.add_argument_group("casino table (--family casino only)")
-    casino.add_argument("--decks", type=_positive, default=None, metavar="D", help="decks in the shoe, 1 to 8 (default 6)")
-    casino.add_argument("--soft17", choices=("stand", "hit"), default=None, help="dealer on soft 17 (default stand)")
-    casino.add_argument("--payout", choices=("3:2", "6:5"), default=None, help="blackjack pays (default 3:2)")
-    casino.add_argument("--das", action=argparse.BooleanOptionalAction, default=None,
-                        help="double after split (default yes)")
-    casino.add_argument("--surrender", action=argparse.BooleanOptionalAction, default=None,
-                        help="late surrender (default no)")
-    casino.add_argument("--strategy", choices=("basic", "mimic"), default=None,
-                        help="player policy: basic strategy or mimic the dealer (default basic)")
+    casino.add_argument(
+        "--decks",
+        type=_positive,
+        default=None,
+        metavar="D",
+        help="decks in the shoe, 1 to 8 (default 6)",
+    )
+    casino.add_argument(
+        "--soft17", choices=("stand", "hit"), default=None, help="dealer on soft 17 (default stand)"
+    )
+    casino.add_argument(
+        "--payout", choices=("3:2", "6:5"), default=None, help="blackjack pays (default 3:2)"
+    )
+    casino.add_argument(
+        "--das",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="double after split (default yes)",
+    )
+    casino.add_argument(
+        "--surrender",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="late surrender (default no)",
+    )
+    casino.add_argument(
+        "--strategy",
+        choices=("basic", "mimic"),
+        default=None,
+        help="player policy: basic strategy or mimic the dealer (default basic)",
+    )
     return parser
 
 
@@ -97,14 +145,23 @@ def settings_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         parser.error("--decks: a casino shoe holds 1 to 8 decks")
     if args.sqlite_path is not None and args.store != "sqlite":
         parser.error("--sqlite-path goes with --store sqlite")
-    casino = {name: CASINO_DEFAULTS[name] if getattr(args, name) is None else getattr(args, name)
-              for name in CASINO_ONLY}
-    return Settings(family=args.family, rounds=args.rounds, seed=args.seed, players=args.players,
-                    store=args.store, **casino)
+    casino = {
+        name: CASINO_DEFAULTS[name] if getattr(args, name) is None else getattr(args, name)
+        for name in CASINO_ONLY
+    }
+    return Settings(
+        family=args.family,
+        rounds=args.rounds,
+        seed=args.seed,
+        players=args.players,
+        store=args.store,
+        **casino,
+    )
 
 
-def simulation_env(store: str, sqlite_path: str | None = None,
-                   environ: Mapping[str, str] | None = None) -> dict[str, str]:
+def simulation_env(
+    store: str, sqlite_path: str | None = None, environ: Mapping[str, str] | None = None
+) -> dict[str, str]:
     """The application env for a simulation (or a benchmark) on ``store``.
 
     SQLite: the shoe vault gets a file of its own. With one file both applications would
@@ -125,7 +182,13 @@ def progress_reporter(total: int, stream: TextIO) -> Iterator[Callable[[int], No
         yield None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, console=Console(file=stream), transient=True) as bar:
@@ -133,8 +196,9 @@ def progress_reporter(total: int, stream: TextIO) -> Iterator[Callable[[int], No
         yield lambda n: bar.update(task, completed=n)
 
 
-def simulate(args: argparse.Namespace, parser: argparse.ArgumentParser,
-             stdout: TextIO, stderr: TextIO) -> int:
+def simulate(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, stdout: TextIO, stderr: TextIO
+) -> int:
     from ledger.application import TwentyOneLedger
     from ledger.simulate import run
 
@@ -142,7 +206,9 @@ def simulate(args: argparse.Namespace, parser: argparse.ArgumentParser,
     with tempfile.TemporaryDirectory(prefix="ledger-sim-") as scratch:
         sqlite_path = args.sqlite_path or str(Path(scratch) / "simulation.sqlite3")
         try:
-            env = simulation_env(args.store, sqlite_path=sqlite_path if args.store == "sqlite" else None)
+            env = simulation_env(
+                args.store, sqlite_path=sqlite_path if args.store == "sqlite" else None
+            )
         except ValueError as error:  # a malformed POSTGRES_* or LEDGER_* variable
             print(f"python -m ledger simulate: {error}", file=stderr)
             return 2
@@ -155,8 +221,12 @@ def simulate(args: argparse.Namespace, parser: argparse.ArgumentParser,
             return 1
         finally:
             app.close()
-    out = {**result, "seed": settings.seed, "settings": asdict(settings),
-           "store_description": describe(env)}
+    out = {
+        **result,
+        "seed": settings.seed,
+        "settings": asdict(settings),
+        "store_description": describe(env),
+    }
     if args.store == "sqlite":
         out["sqlite_path"] = args.sqlite_path  # None: a temporary file, deleted
     stdout.write(json.dumps(out) + "\n")
@@ -164,8 +234,9 @@ def simulate(args: argparse.Namespace, parser: argparse.ArgumentParser,
     return 0
 
 
-def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None,
-         stderr: TextIO | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
+) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr

@@ -7,7 +7,7 @@ from typing import Any
 
 from ledger.domain.round import Round
 from ledger.domain.table import Table
-from ledger.errors import RuleViolation, WrongPhase
+from ledger.errors import NotPermitted, RuleViolation, WrongPhase
 from ledger.games import flow
 from ledger.games.books import Books
 from ledger.games.play import Play
@@ -35,7 +35,7 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
         if table.dealer is None:
             raise RuleViolation("choose a dealer before the first round", clause)
         if actor not in ("admin", "ledger", table.dealer):
-            raise RuleViolation("the dealer starts the round", clause)
+            raise NotPermitted("only the dealer (or an admin) starts the round", clause)
         dealer = table.dealer
         players = [sp for sp in table.seated_in_order(table.proper_dealer) if sp[1] != dealer]
     if not players:

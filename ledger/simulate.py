@@ -82,22 +82,35 @@ class SeededShoeService(ShoeService):
         nonce = table.shoe_nonce + 1
         seed = self.rng.getrandbits(256).to_bytes(32, "big").hex()
         shoe = Shoe.commit(
-            table_id=table.id, nonce=nonce, packs=rules.packs, commitment=shuffle.commitment(seed),
-            client_seed=rules.client_seed, algorithm=shuffle.ALGORITHM, fixed=False,
-            clause=clause, actor="ledger",
+            table_id=table.id,
+            nonce=nonce,
+            packs=rules.packs,
+            commitment=shuffle.commitment(seed),
+            client_seed=rules.client_seed,
+            algorithm=shuffle.ALGORITHM,
+            fixed=False,
+            clause=clause,
+            actor="ledger",
         )
         self.vault.seal(shoe.id, seed, [])
         shoe.cut_by(self.rng.randrange(shoe.size) if cut is None else cut, cutter, clause)
-        table.trigger_event(Table.ShoeChanged, shoe_id=shoe.id, nonce=nonce, size=shoe.size, start=0)
+        table.trigger_event(
+            Table.ShoeChanged, shoe_id=shoe.id, nonce=nonce, size=shoe.size, start=0
+        )
         return shoe
 
 
 def table_options(s: Settings) -> dict[str, Any]:
     if s.family == "casino":
         return {
-            "decks": s.decks, "soft17": s.soft17, "blackjack_payout": s.payout,
-            "double_after_split": s.das, "late_surrender": s.surrender, "min_stake": 1,
-            "max_stake": 10**9, "insurance": False,
+            "decks": s.decks,
+            "soft17": s.soft17,
+            "blackjack_payout": s.payout,
+            "double_after_split": s.das,
+            "late_surrender": s.surrender,
+            "min_stake": 1,
+            "max_stake": 10**9,
+            "insurance": False,
         }
     return {"min_stake": 1, "max_stake": 10**9}
 
@@ -133,15 +146,24 @@ def setup_table(s: Settings, app: TwentyOneLedger) -> tuple[str, TableView]:
         app.seat_player(table, dealer, s.players + 1)
         app.choose_dealer(table, dealer)
     max_hands = app.get_table(table).rules_record.get("max_split_hands", 4)
-    view = TableView(decks=s.decks, dealer_hits_soft_17=s.soft17 == "hit",
-                     double_after_split=s.das, surrender=s.surrender, max_hands=max_hands)
+    view = TableView(
+        decks=s.decks,
+        dealer_hits_soft_17=s.soft17 == "hit",
+        double_after_split=s.das,
+        surrender=s.surrender,
+        max_hands=max_hands,
+    )
     return table, view
 
 
-def play_round(app: TwentyOneLedger, table_id: str, s: Settings, view: TableView, tally: Tally) -> str:
+def play_round(
+    app: TwentyOneLedger, table_id: str, s: Settings, view: TableView, tally: Tally
+) -> str:
     """Play one round by the policies, count it into ``tally`` and return its id."""
-    dealer = app.get_table(table_id).dealer or "house"  # the deal may pass between rounds
-    rid = app.start_round(table_id, actor=dealer if dealer != "house" else "admin")["round_id"]
+    # Started by the operator: in Очко the deal may pass as the round starts (OC-12), so
+    # the dealer is whoever the started round names.
+    started = app.start_round(table_id, actor="admin")
+    rid, dealer = started["round_id"], started["dealer"]
     rnd = app.get_round(rid)
     for hand_id in list(rnd.order):
         app.place_stake(rid, rnd.hands[hand_id]["player"], s.stake)
@@ -176,20 +198,26 @@ def choose(s: Settings, rnd: Any, hand: dict, view: TableView) -> str:
         rules = rnd.rules_record
         from_seat = sum(1 for h in rnd.hands.values() if h["seat"] == hand["seat"])
         can_split = (
-            len(cards) == 2 and _value(cards[0]) == _value(cards[1])
+            len(cards) == 2
+            and _value(cards[0]) == _value(cards[1])
             and from_seat < rules["max_split_hands"]
             and not (hand["split_from"] and is_ace(cards[0]) and not rules["resplit_aces"])
         )
         can_double = len(cards) == 2 and (not hand["split_from"] or rules["double_after_split"])
         can_surrender = rules["late_surrender"] and len(cards) == 2 and not hand["split_from"]
         decision = POLICIES[s.strategy](
-            cards, rnd.dealer_hand["cards"][0], view, hands_in_play=from_seat,
-            can_double=can_double, can_split=can_split, can_surrender=can_surrender,
+            cards,
+            rnd.dealer_hand["cards"][0],
+            view,
+            hands_in_play=from_seat,
+            can_double=can_double,
+            can_split=can_split,
+            can_surrender=can_surrender,
         )
         return decision.value if isinstance(decision, Decision) else str(decision)
-    if len(cards) == 2 and s.family != "ochko" and is_ace(cards[0]) and is_ace(cards[1]):
-        if s.family == "vingt-un" or rnd.rules_record.get("allow_split"):
-            return "split"
+    splits = s.family == "vingt-un" or rnd.rules_record.get("allow_split")
+    if splits and len(cards) == 2 and is_ace(cards[0]) and is_ace(cards[1]):
+        return "split"
     limit = 17 if s.family == "ochko" else 16
     return "hit" if hand_total(cards) < limit else "stand"
 

@@ -66,7 +66,9 @@ def insurance(play: Play, hand_id: str, player_id: str, amount: int) -> None:
     rnd.trigger_event(Round.InsuranceDecided, hand=hand_id, amount=amount, clause=INSURANCE_CLAUSE, actor=play.actor)
     if all(h.get("insurance_decided") for h in rnd.hands.values()):
         peek(play)
-        flow.continue_play(play)
+        if not rnd.ended:
+            flow.enter(play, "play", PLAY_CLAUSE)
+            flow.continue_play(play)
 
 
 def peek(play: Play) -> None:
@@ -108,13 +110,28 @@ def peek(play: Play) -> None:
 def must_stand(play: Play, hand: dict, total: int) -> str | None:
     if total >= 21:
         return "CB-7"
-    if hand["split_from"] and is_ace(hand["cards"][0]) and not play.rules.hit_split_aces:
+    if _split_ace(hand) and not play.rules.hit_split_aces:
+        if _may_resplit_aces(play, hand):
+            return None  # the player may split again, or stand
         return SPLIT_CLAUSE  # split aces take one card each
     return None
 
 
+def _split_ace(hand: dict) -> bool:
+    return bool(hand["split_from"]) and is_ace(hand["cards"][0])
+
+
+def _may_resplit_aces(play: Play, hand: dict) -> bool:
+    cards = hand["cards"]
+    return (
+        play.rules.resplit_aces and len(cards) == 2 and is_ace(cards[1])
+        and _hands_from_seat(play, hand) < play.rules.max_split_hands
+    )
+
+
 def check_draw(play: Play, hand: dict) -> None:
-    return None
+    if _split_ace(hand) and not play.rules.hit_split_aces and hand["status"] == "open":
+        raise RuleViolation("split aces take one card each at this table", SPLIT_CLAUSE)
 
 
 def overdraw(play: Play, hand_id: str) -> None:

@@ -89,7 +89,10 @@ class Play:
         multiplier = Fraction(multiplier)
         banker = counterparty or self.banker_account
         raw = stake * multiplier
-        net = self.rules.round_payout(raw) if raw >= 0 else -self.rules.round_payout(-raw)
+        if raw >= 0:
+            net = self.rules.round_payout(raw)
+        else:  # what comes back to the player (half a surrendered bet) is what gets rounded
+            net = self.rules.round_payout(stake + raw) - stake
         rounding = "none" if raw.denominator == 1 else f"{self.rules.rounding}: {raw} -> {net}"
         player = accounts.player(hand["player"])
         clause = clauses[0]
