@@ -39,5 +39,5 @@ def deal_sale(table_id: UUID | str) -> str:
 def wallet_owner(account: str) -> UUID | None:
     """The player whose wallet this is, or None for every other kind of account."""
     if account.startswith("player:"):
-        return UUID(account[len("player:"):])
+        return UUID(account[len("player:") :])
     return None

@@ -42,11 +42,23 @@ ADMIN = "admin"
 
 # Player actions on a hand, and the dealer's own decisions, by the names the API uses.
 PLAYER_ACTIONS = (
-    "hit", "stand", "split", "double_down", "surrender", "insurance", "ace_value",
-    "take", "reject", "throw_up",
+    "hit",
+    "stand",
+    "split",
+    "double_down",
+    "surrender",
+    "insurance",
+    "ace_value",
+    "take",
+    "reject",
+    "throw_up",
 )
 DEALER_ACTIONS = (
-    "dealer_double", "dealer_draw", "dealer_stand", "serve_two", "serve_out_of_order",
+    "dealer_double",
+    "dealer_draw",
+    "dealer_stand",
+    "serve_two",
+    "serve_out_of_order",
     "false_division",
 )
 # Dealer actions that name a hand (VU-23..25).
@@ -55,7 +67,9 @@ HAND_DEALER_ACTIONS = ("serve_two", "serve_out_of_order", "false_division")
 
 def _positive_amount(amount: Any, what: str) -> int:
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-        raise InvalidCommand(f"{what} must be a positive whole number of minor units, got {amount!r}")
+        raise InvalidCommand(
+            f"{what} must be a positive whole number of minor units, got {amount!r}"
+        )
     return amount
 
 
@@ -78,7 +92,11 @@ class TwentyOneLedger(Application):
     # -- command plumbing ----------------------------------------------------------------
 
     def _run(
-        self, name: str, payload: dict[str, Any], command_id: str | None, actor: str,
+        self,
+        name: str,
+        payload: dict[str, Any],
+        command_id: str | None,
+        actor: str,
         body: Callable[[UnitOfWork], dict[str, Any]],
     ) -> dict[str, Any]:
         print_ = fingerprint(name, payload) if command_id is not None else ""
@@ -120,15 +138,22 @@ class TwentyOneLedger(Application):
             return None
         if record.fingerprint != print_:
             raise IdempotencyConflict(
-                f"command id {command_id!r} was first used for a different command ({record.command})"
+                f"command id {command_id!r} was first used for another command "
+                f"({record.command})"
             )
         # The first write's exact position is not kept; the newest one is as good for
         # read-your-writes, since it can only be at or after it.
-        return {**record.result, "replayed": True, "position": self.recorder.max_notification_id() or 0}
+        return {
+            **record.result,
+            "replayed": True,
+            "position": self.recorder.max_notification_id() or 0,
+        }
 
     # -- players and money -----------------------------------------------------------------
 
-    def register_player(self, name: str, *, actor: str = ADMIN, command_id: str | None = None) -> dict:
+    def register_player(
+        self, name: str, *, actor: str = ADMIN, command_id: str | None = None
+    ) -> dict:
         if not isinstance(name, str) or not name.strip() or len(name) > 100:
             raise InvalidCommand("a player's name is 1 to 100 characters")
 
@@ -138,7 +163,9 @@ class TwentyOneLedger(Application):
 
         return self._run("register_player", {"name": name}, command_id, actor, body)
 
-    def deposit(self, player_id: str, amount: int, *, actor: str = ADMIN, command_id: str | None = None) -> dict:
+    def deposit(
+        self, player_id: str, amount: int, *, actor: str = ADMIN, command_id: str | None = None
+    ) -> dict:
         amount = _positive_amount(amount, "a deposit")
 
         def body(uow: UnitOfWork) -> dict:
@@ -147,9 +174,13 @@ class TwentyOneLedger(Application):
             books.transfer(accounts.CASHIER, player.account, amount, BUY_IN, "buy-in")
             return {"player_id": str(player.id), "balance": player.balance}
 
-        return self._run("deposit", {"player": str(player_id), "amount": amount}, command_id, actor, body)
+        return self._run(
+            "deposit", {"player": str(player_id), "amount": amount}, command_id, actor, body
+        )
 
-    def withdraw(self, player_id: str, amount: int, *, actor: str = ADMIN, command_id: str | None = None) -> dict:
+    def withdraw(
+        self, player_id: str, amount: int, *, actor: str = ADMIN, command_id: str | None = None
+    ) -> dict:
         amount = _positive_amount(amount, "a withdrawal")
 
         def body(uow: UnitOfWork) -> dict:
@@ -158,13 +189,20 @@ class TwentyOneLedger(Application):
             books.transfer(player.account, accounts.CASHIER, amount, CASH_OUT, "cash-out")
             return {"player_id": str(player.id), "balance": player.balance}
 
-        return self._run("withdraw", {"player": str(player_id), "amount": amount}, command_id, actor, body)
+        return self._run(
+            "withdraw", {"player": str(player_id), "amount": amount}, command_id, actor, body
+        )
 
     # -- tables ------------------------------------------------------------------------------
 
     def open_table(
-        self, family: str, options: dict[str, Any] | None = None, *, name: str = "",
-        actor: str = ADMIN, command_id: str | None = None,
+        self,
+        family: str,
+        options: dict[str, Any] | None = None,
+        *,
+        name: str = "",
+        actor: str = ADMIN,
+        command_id: str | None = None,
     ) -> dict:
         rules = rules_for(family, options)
 
@@ -172,9 +210,23 @@ class TwentyOneLedger(Application):
             table = uow.add(Table.open(name=name or family, rules=rules, actor=actor))
             return {"table_id": str(table.id), "rules": table.rules_record}
 
-        return self._run("open_table", {"family": family, "options": options or {}, "name": name}, command_id, actor, body)
+        return self._run(
+            "open_table",
+            {"family": family, "options": options or {}, "name": name},
+            command_id,
+            actor,
+            body,
+        )
 
-    def seat_player(self, table_id: str, player_id: str, seat: int, *, actor: str = ADMIN, command_id: str | None = None) -> dict:
+    def seat_player(
+        self,
+        table_id: str,
+        player_id: str,
+        seat: int,
+        *,
+        actor: str = ADMIN,
+        command_id: str | None = None,
+    ) -> dict:
         if isinstance(seat, bool) or not isinstance(seat, int):
             raise InvalidCommand(f"a seat is a whole number, got {seat!r}")
 
@@ -184,17 +236,34 @@ class TwentyOneLedger(Application):
             table.seat(str(player.id), seat, actor)
             return {"table_id": str(table.id), "seat": seat, "player_id": str(player.id)}
 
-        return self._run("seat_player", {"table": str(table_id), "player": str(player_id), "seat": seat}, command_id, actor, body)
+        return self._run(
+            "seat_player",
+            {"table": str(table_id), "player": str(player_id), "seat": seat},
+            command_id,
+            actor,
+            body,
+        )
 
-    def unseat_player(self, table_id: str, seat: int, *, actor: str = ADMIN, command_id: str | None = None) -> dict:
+    def unseat_player(
+        self, table_id: str, seat: int, *, actor: str = ADMIN, command_id: str | None = None
+    ) -> dict:
         def body(uow: UnitOfWork) -> dict:
             table = uow.table(table_id)
             player_id = table.unseat(seat, actor)
             return {"table_id": str(table.id), "seat": seat, "player_id": player_id}
 
-        return self._run("unseat_player", {"table": str(table_id), "seat": seat}, command_id, actor, body)
+        return self._run(
+            "unseat_player", {"table": str(table_id), "seat": seat}, command_id, actor, body
+        )
 
-    def choose_dealer(self, table_id: str, player_id: str | None = None, *, actor: str = ADMIN, command_id: str | None = None) -> dict:
+    def choose_dealer(
+        self,
+        table_id: str,
+        player_id: str | None = None,
+        *,
+        actor: str = ADMIN,
+        command_id: str | None = None,
+    ) -> dict:
         """VU-2 (and the private games generally): the dealer is chosen before play."""
 
         def body(uow: UnitOfWork) -> dict:
@@ -218,10 +287,18 @@ class TwentyOneLedger(Application):
                 chosen, method = str(uow.player(player_id).id), "named"
                 if table.seat_of(chosen) is None:
                     raise NotPermitted(f"player {chosen} is not seated at this table", clause)
-            table.trigger_event(Table.DealerChosen, player_id=chosen, method=method, clause=clause, actor=actor)
+            table.trigger_event(
+                Table.DealerChosen, player_id=chosen, method=method, clause=clause, actor=actor
+            )
             return {"table_id": str(table.id), "dealer": chosen, "method": method}
 
-        return self._run("choose_dealer", {"table": str(table_id), "player": str(player_id)}, command_id, actor, body)
+        return self._run(
+            "choose_dealer",
+            {"table": str(table_id), "player": str(player_id)},
+            command_id,
+            actor,
+            body,
+        )
 
     def _cut_for_deal(self, uow: UnitOfWork, table: Table, actor: str) -> str:
         """VU-2 by cut: each seated player cuts one card from a freshly committed shoe, in
@@ -234,7 +311,12 @@ class TwentyOneLedger(Application):
         for index, (seat, player) in enumerate(table.seated_in_order(None)):
             card = order[index]
             table.trigger_event(
-                Table.CutForDeal, player_id=player, card=card, shoe=shoe.id, shoe_index=index, clause="VU-2",
+                Table.CutForDeal,
+                player_id=player,
+                card=card,
+                shoe=shoe.id,
+                shoe_index=index,
+                clause="VU-2",
             )
             cuts.append((pip_value(card), "A23456789TJQK".index(card[0]), seat, player))
         self.shoes.retire(shoe, len(cuts), "cut for the deal")
@@ -246,18 +328,37 @@ class TwentyOneLedger(Application):
 
     # -- rounds --------------------------------------------------------------------------------
 
-    def start_round(self, table_id: str, *, actor: str = ADMIN, cut: int | None = None, command_id: str | None = None) -> dict:
+    def start_round(
+        self,
+        table_id: str,
+        *,
+        actor: str = ADMIN,
+        cut: int | None = None,
+        command_id: str | None = None,
+    ) -> dict:
         def body(uow: UnitOfWork) -> dict:
             from ledger.round_start import start_round
 
             rnd = start_round(self, uow, table_id, actor, cut).rnd
-            return {"round_id": str(rnd.id), "number": rnd.number, "phase": rnd.phase, "dealer": rnd.dealer}
+            return {
+                "round_id": str(rnd.id),
+                "number": rnd.number,
+                "phase": rnd.phase,
+                "dealer": rnd.dealer,
+            }
 
-        return self._run("start_round", {"table": str(table_id), "cut": cut}, command_id, actor, body)
+        return self._run(
+            "start_round", {"table": str(table_id), "cut": cut}, command_id, actor, body
+        )
 
     def play_round(
-        self, table_id: str, stakes: dict[str, int], decide: Callable[[Round, str | None], dict],
-        *, actor: str = ADMIN, command_id: str | None = None,
+        self,
+        table_id: str,
+        stakes: dict[str, int],
+        decide: Callable[[Round, str | None], dict],
+        *,
+        actor: str = ADMIN,
+        command_id: str | None = None,
     ) -> dict:
         """A whole round as one command, for bots and the simulator: start it, place
         ``stakes`` (player id -> amount), then ask ``decide(round, hand_id)`` for each
@@ -281,13 +382,31 @@ class TwentyOneLedger(Application):
                 if action in IRREGULAR:
                     IRREGULAR[action](play, hand, play.actor, step.get("card"))
                 else:
-                    self._dispatch(play, action, play.actor, hand, step.get("amount"),
-                                   step.get("index"), step.get("value"), step.get("called"))
+                    self._dispatch(
+                        play,
+                        action,
+                        play.actor,
+                        hand,
+                        step.get("amount"),
+                        step.get("index"),
+                        step.get("value"),
+                        step.get("called"),
+                    )
             return self._after(uow, play, {})
 
-        return self._run("play_round", {"table": str(table_id), "stakes": stakes}, command_id, actor, body)
+        return self._run(
+            "play_round", {"table": str(table_id), "stakes": stakes}, command_id, actor, body
+        )
 
-    def place_stake(self, round_id: str, player_id: str, amount: int, *, actor: str | None = None, command_id: str | None = None) -> dict:
+    def place_stake(
+        self,
+        round_id: str,
+        player_id: str,
+        amount: int,
+        *,
+        actor: str | None = None,
+        command_id: str | None = None,
+    ) -> dict:
         amount = _positive_amount(amount, "a stake")
         actor = actor or str(player_id)
         if actor != str(player_id):
@@ -298,25 +417,51 @@ class TwentyOneLedger(Application):
             hand = flow.place_stake(play, str(player_id), amount)
             return self._after(uow, play, {"hand": hand})
 
-        return self._run("place_stake", {"round": str(round_id), "player": str(player_id), "amount": amount}, command_id, actor, body)
+        return self._run(
+            "place_stake",
+            {"round": str(round_id), "player": str(player_id), "amount": amount},
+            command_id,
+            actor,
+            body,
+        )
 
     def act(
-        self, round_id: str, action: str, *, actor: str, hand: str | None = None,
-        amount: int | None = None, index: int | None = None, value: int | None = None,
-        called: bool | None = None, card: str | None = None, command_id: str | None = None,
+        self,
+        round_id: str,
+        action: str,
+        *,
+        actor: str,
+        hand: str | None = None,
+        amount: int | None = None,
+        index: int | None = None,
+        value: int | None = None,
+        called: bool | None = None,
+        card: str | None = None,
+        command_id: str | None = None,
     ) -> dict:
         """Every decision of a round, by name: see PLAYER_ACTIONS and DEALER_ACTIONS."""
         if action not in PLAYER_ACTIONS + DEALER_ACTIONS:
             raise InvalidCommand(
                 f"unknown action {action!r}; one of {', '.join(PLAYER_ACTIONS + DEALER_ACTIONS)}"
             )
-        needs_hand = (action in PLAYER_ACTIONS and action != "ace_value") or action in HAND_DEALER_ACTIONS
+        needs_hand = (
+            action in PLAYER_ACTIONS and action != "ace_value"
+        ) or action in HAND_DEALER_ACTIONS
         if needs_hand and not hand:
             raise InvalidCommand(f"action {action} needs the hand it applies to")
         if hand is not None and not isinstance(hand, str):
             raise InvalidCommand(f"a hand is named like 'h1', got {hand!r}")
-        payload = {"round": str(round_id), "action": action, "hand": hand, "amount": amount,
-                   "index": index, "value": value, "called": called, "card": card, "actor": actor}
+        payload = {
+            "round": str(round_id),
+            "action": action,
+            "hand": hand,
+            "amount": amount,
+            "index": index,
+            "value": value,
+            "called": called,
+            "card": card,
+            "actor": actor,
+        }
 
         def body(uow: UnitOfWork) -> dict:
             play = self._play(uow, round_id, actor)
@@ -328,8 +473,17 @@ class TwentyOneLedger(Application):
 
         return self._run(action, payload, command_id, actor, body)
 
-    def _dispatch(self, play: Play, action: str, actor: str, hand: str | None, amount: Any,
-                  index: Any, value: Any, called: Any) -> dict:
+    def _dispatch(
+        self,
+        play: Play,
+        action: str,
+        actor: str,
+        hand: str | None,
+        amount: Any,
+        index: Any,
+        value: Any,
+        called: Any,
+    ) -> dict:
         if action == "hit":
             return {"hand": hand, "card": flow.hit(play, hand, actor)}
         if action == "stand":
@@ -394,7 +548,16 @@ class TwentyOneLedger(Application):
 
     # -- the pool and the deal ---------------------------------------------------------------
 
-    def pay_from_pool(self, table_id: str, recipient: str, amount: int, reason: str, *, actor: str = ADMIN, command_id: str | None = None) -> dict:
+    def pay_from_pool(
+        self,
+        table_id: str,
+        recipient: str,
+        amount: int,
+        reason: str,
+        *,
+        actor: str = ADMIN,
+        command_id: str | None = None,
+    ) -> dict:
         amount = _positive_amount(amount, "a pool payout")
         if not isinstance(reason, str) or not reason.strip():
             raise InvalidCommand("a pool payout states its reason (VU-28)")
@@ -408,12 +571,29 @@ class TwentyOneLedger(Application):
             balance = self.account_balance(pool)
             if balance < amount:
                 raise RuleViolation(f"the pool holds {balance}, not {amount}", "VU-28")
-            Books(uow.player, table).transfer(pool, player.account, amount, POOL_PAYOUT, f"pool payout: {reason}")
+            Books(uow.player, table).transfer(
+                pool, player.account, amount, POOL_PAYOUT, f"pool payout: {reason}"
+            )
             return {"table_id": str(table.id), "recipient": str(player.id), "amount": amount}
 
-        return self._run("pay_from_pool", {"table": str(table_id), "to": str(recipient), "amount": amount, "reason": reason}, command_id, actor, body)
+        return self._run(
+            "pay_from_pool",
+            {"table": str(table_id), "to": str(recipient), "amount": amount, "reason": reason},
+            command_id,
+            actor,
+            body,
+        )
 
-    def sell_deal(self, table_id: str, seller: str, buyer: str, price: int, *, actor: str | None = None, command_id: str | None = None) -> dict:
+    def sell_deal(
+        self,
+        table_id: str,
+        seller: str,
+        buyer: str,
+        price: int,
+        *,
+        actor: str | None = None,
+        command_id: str | None = None,
+    ) -> dict:
         """VU-31: the dealer sells his right to deal to another seated player."""
         price = _positive_amount(price, "the price of the deal")
         actor = actor or str(seller)
@@ -430,16 +610,35 @@ class TwentyOneLedger(Application):
                 raise NotPermitted("the buyer must be another player seated at the table", "VU-31")
             books = Books(uow.player, table, round_id="")
             books.clearing = accounts.deal_sale(table.id)
-            books.transfer(accounts.player(buyer), accounts.player(seller), price, DEAL_SALE, "deal sold")
-            table.trigger_event(Table.DealSold, seller=str(seller), buyer=str(buyer), price=price, clause=DEAL_SALE, actor=actor)
+            books.transfer(
+                accounts.player(buyer), accounts.player(seller), price, DEAL_SALE, "deal sold"
+            )
+            table.trigger_event(
+                Table.DealSold,
+                seller=str(seller),
+                buyer=str(buyer),
+                price=price,
+                clause=DEAL_SALE,
+                actor=actor,
+            )
             return {"table_id": str(table.id), "dealer": str(buyer)}
 
-        return self._run("sell_deal", {"table": str(table_id), "seller": str(seller), "buyer": str(buyer), "price": price}, command_id, actor, body)
+        return self._run(
+            "sell_deal",
+            {"table": str(table_id), "seller": str(seller), "buyer": str(buyer), "price": price},
+            command_id,
+            actor,
+            body,
+        )
 
     # -- queries -------------------------------------------------------------------------------
 
     def get_table(self, table_id: str, version: int | None = None) -> Table:
-        return UnitOfWork(self).table(table_id) if version is None else self.repository.get(UUID(str(table_id)), version=version)
+        return (
+            UnitOfWork(self).table(table_id)
+            if version is None
+            else self.repository.get(UUID(str(table_id)), version=version)
+        )
 
     def get_round(self, round_id: str, version: int | None = None, *, copy: bool = True) -> Round:
         """The round now, or as it stood at ``version``. ``copy=False`` returns the cached
@@ -448,7 +647,9 @@ class TwentyOneLedger(Application):
             return self.repository.get(UUID(str(round_id)), version=version, projector_func=project)
         if not copy:
             try:
-                rnd = self.repository.get(UUID(str(round_id)), projector_func=project, deepcopy_from_cache=False)
+                rnd = self.repository.get(
+                    UUID(str(round_id)), projector_func=project, deepcopy_from_cache=False
+                )
             except (AggregateNotFoundError, ValueError):
                 rnd = None
             if isinstance(rnd, Round):
@@ -481,13 +682,22 @@ def _irregular() -> dict[str, Callable[..., dict]]:
         return {"hand": hand, "rejected": card}
 
     return {
-        "serve_two": lambda play, hand, actor, card: {"hand": hand, "cards": vu.serve_two(play, hand)},
+        "serve_two": lambda play, hand, actor, card: {
+            "hand": hand,
+            "cards": vu.serve_two(play, hand),
+        },
         "take": lambda play, hand, actor, card: vu.take_both(play, hand, actor) or {"hand": hand},
         "reject": reject,
         "serve_out_of_order": lambda play, hand, actor, card: {
-            "hand": hand, "card": vu.serve_out_of_order(play, hand)},
-        "throw_up": lambda play, hand, actor, card: vu.throw_up(play, hand, actor) or {"hand": hand},
-        "false_division": lambda play, hand, actor, card: vu.false_division(play, hand) or {"hand": hand},
+            "hand": hand,
+            "card": vu.serve_out_of_order(play, hand),
+        },
+        "throw_up": lambda play, hand, actor, card: (
+            vu.throw_up(play, hand, actor) or {"hand": hand}
+        ),
+        "false_division": lambda play, hand, actor, card: (
+            vu.false_division(play, hand) or {"hand": hand}
+        ),
     }
 
 
@@ -501,11 +711,15 @@ def vault_env(env: Any) -> dict[str, str]:
     dbname = env.get("SQLITE_DBNAME")
     if dbname and "sqlite" in env.get("PERSISTENCE_MODULE", ""):
         if dbname.startswith(":memory:") or "mode=memory" in dbname:
-            out["SQLITE_DBNAME"] = "file:shoevault-" + secrets.token_hex(8) + "?mode=memory&cache=shared"
+            out["SQLITE_DBNAME"] = (
+                "file:shoevault-" + secrets.token_hex(8) + "?mode=memory&cache=shared"
+            )
         else:
             out["SQLITE_DBNAME"] = dbname + ".vault"
     return out
 
 
 def _shoe_clause(family: str) -> str:
-    return {"vingt-un": "VU-29", "hoyle-1913": "H13-1", "ochko": "OC-12", "casino": "CB-X-SHOE"}[family]
+    return {"vingt-un": "VU-29", "hoyle-1913": "H13-1", "ochko": "OC-12", "casino": "CB-X-SHOE"}[
+        family
+    ]

@@ -30,12 +30,7 @@ def unshuffled(packs: int) -> list[str]:
 
 def is_card(code: object) -> bool:
     """True for a well-formed code: boundaries reject "10H" or "ah" before they reach events."""
-    return (
-        isinstance(code, str)
-        and len(code) == 2
-        and code[0] in RANKS
-        and code[1] in SUITS
-    )
+    return isinstance(code, str) and len(code) == 2 and code[0] in RANKS and code[1] in SUITS
 
 
 def rank(card: str) -> str:

@@ -96,6 +96,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="SQLite file for --store sqlite (default: a temporary file, deleted afterwards)",
     )
+    sim.add_argument(
+        "--one-command-per-round",
+        action="store_true",
+        help="play each round as one command (app.play_round: the same events, one write)",
+    )
     casino = sim.add_argument_group("casino table (--family casino only)")
     casino.add_argument(
         "--decks",
@@ -155,6 +160,7 @@ def settings_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         seed=args.seed,
         players=args.players,
         store=args.store,
+        one_command=args.one_command_per_round,
         **casino,
     )
 

@@ -16,7 +16,12 @@ from ledger.unit_of_work import UnitOfWork
 
 CHOOSE_CLAUSE = {"vingt-un": "VU-2", "hoyle-1913": "H13-4", "ochko": "OC-2", "casino": "CB-1"}
 CUT_CLAUSE = {"vingt-un": "VU-3", "hoyle-1913": "H13-4", "ochko": "OC-2", "casino": "CB-X-SHOE"}
-EXHAUSTED_CLAUSE = {"vingt-un": "VU-29", "hoyle-1913": "H13-1", "ochko": "OC-12", "casino": "CB-X-SHOE"}
+EXHAUSTED_CLAUSE = {
+    "vingt-un": "VU-29",
+    "hoyle-1913": "H13-1",
+    "ochko": "OC-12",
+    "casino": "CB-X-SHOE",
+}
 
 
 def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int | None) -> Play:
@@ -25,9 +30,6 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
     clause = CHOOSE_CLAUSE[family]
     if table.current_round is not None:
         raise WrongPhase(f"round {table.current_round} is still in play at this table", clause)
-    if family == "ochko" and table.shoe_id is not None and table.dealer is not None:
-        if table.shoe_size - table.shoe_next < len(table.seats) * 3:
-            _pass_deal(table, "OC-12", "the two packs are played out")
     if rules.house_banked:
         dealer = "house"
         players = table.seated_in_order(None)
@@ -43,32 +45,46 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
     pone = players[-1][1]  # the player on the dealer's right (VU-3, VU-12)
     fresh = _ensure_shoe(app, uow, table, len(players), pone, cut)
     rnd = Round.start(
-        table_id=table.id, number=table.rounds + 1, rules=table.rules_record, dealer=dealer,
-        seats=[[seat, pid] for seat, pid in players], pone=pone, shoe_id=table.shoe_id,
-        shoe_next=table.shoe_next, actor=actor, clause=clause,
+        table_id=table.id,
+        number=table.rounds + 1,
+        rules=table.rules_record,
+        dealer=dealer,
+        seats=[[seat, pid] for seat, pid in players],
+        pone=pone,
+        shoe_id=table.shoe_id,
+        shoe_next=table.shoe_next,
+        actor=actor,
+        clause=clause,
     )
     uow.add(rnd)
     table.trigger_event(Table.RoundOpened, round_id=rnd.id, number=rnd.number)
     play = Play(
-        rnd, rules, RoundCards(app.shoes, uow, table, pone, EXHAUSTED_CLAUSE[family]),
-        Books(uow.player, rnd, credit=rules.credit, round_id=str(rnd.id)), actor,
+        rnd,
+        rules,
+        RoundCards(app.shoes, uow, table, pone, EXHAUSTED_CLAUSE[family]),
+        Books(uow.player, rnd, credit=rules.credit, round_id=str(rnd.id)),
+        actor,
     )
     if fresh and rules.house_banked and not uow.shoe(table.shoe_id).fixed:
         for _ in range(rules.burn):
             card, shoe, index = play.cards.next_card(rnd)
-            rnd.trigger_event(Round.CardBurned, card=card, shoe=shoe, shoe_index=index, clause="CB-X-SHOE")
+            rnd.trigger_event(
+                Round.CardBurned, card=card, shoe=shoe, shoe_index=index, clause="CB-X-SHOE"
+            )
     flow.begin(play)
     return play
 
 
-def _ensure_shoe(app: Any, uow: UnitOfWork, table: Table, players: int, cutter: str, cut: int | None) -> bool:
+def _ensure_shoe(
+    app: Any, uow: UnitOfWork, table: Table, players: int, cutter: str, cut: int | None
+) -> bool:
     rules = table.rules
     if table.shoe_id is not None:
         dealt, size = table.shoe_next, table.shoe_size
         if rules.house_banked:
             spent = dealt * 100 >= size * rules.penetration
         else:
-            spent = size - dealt < (players + 1) * 3 or table.shoe_dealer != table.dealer
+            spent = _too_few_left(table) or table.shoe_dealer != table.dealer
         if not spent:
             return False
         app.shoes.retire(uow.shoe(table.shoe_id), dealt, "shoe retired before a round")
@@ -79,20 +95,31 @@ def _ensure_shoe(app: Any, uow: UnitOfWork, table: Table, players: int, cutter: 
 def finish_round(app: Any, uow: UnitOfWork, play: Play) -> None:
     rnd = play.rnd
     table = uow.table(rnd.table_id)
-    table.trigger_event(Table.RoundClosed, round_id=rnd.id, shoe_id=rnd.shoe_id, shoe_next=rnd.shoe_next)
+    table.trigger_event(
+        Table.RoundClosed, round_id=rnd.id, shoe_id=rnd.shoe_id, shoe_next=rnd.shoe_next
+    )
     if play.rules.house_banked:
         return
     exhausted = rnd.shoe_id != rnd.start_shoe
     rules = play.rules
     if rnd.passes_deal:
         _pass_deal(table, rnd.passes_deal, "the book passes the deal")
-    elif table.family == "ochko" and exhausted:
+    elif table.family == "ochko" and (exhausted or _too_few_left(table)):
         _pass_deal(table, "OC-12", "the two packs are played out")
     elif table.family == "vingt-un":
         if rules.deal_limit == "hands" and table.rounds_this_deal >= rules.deal_hands:
             _pass_deal(table, "VU-29", f"{rules.deal_hands} hands dealt")
-        elif exhausted and (rules.deal_limit == "two_packs" or (rules.deal_limit == "pack_twice" and table.shoes_this_deal >= 2)):
+        elif exhausted and (
+            rules.deal_limit == "two_packs"
+            or (rules.deal_limit == "pack_twice" and table.shoes_this_deal >= 2)
+        ):
             _pass_deal(table, "VU-29", "the pack is gone through")
+
+
+def _too_few_left(table: Table) -> bool:
+    """Not enough cards for another round: the talia is over (the same test that retires a
+    shoe before a round, in ``_ensure_shoe``)."""
+    return table.shoe_size - table.shoe_next < len(table.seats) * 3
 
 
 def _pass_deal(table: Table, clause: str, reason: str) -> None:
@@ -100,4 +127,10 @@ def _pass_deal(table: Table, clause: str, reason: str) -> None:
     if table.proper_dealer is None:
         return
     successor = table.player_left_of(table.proper_dealer)
-    table.trigger_event(Table.DealPassed, from_player=table.dealer, to_player=successor, clause=clause, reason=reason)
+    table.trigger_event(
+        Table.DealPassed,
+        from_player=table.dealer,
+        to_player=successor,
+        clause=clause,
+        reason=reason,
+    )

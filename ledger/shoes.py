@@ -38,7 +38,8 @@ class ShoeService:
         if not self.allow_fixed:
             raise FixedShoeRefused(
                 "fixed shoes are for tests; this configuration refuses them "
-                "(set LEDGER_ALLOW_FIXED_SHOES=true outside production)", FIXED_CLAUSE,
+                "(set LEDGER_ALLOW_FIXED_SHOES=true outside production)",
+                FIXED_CLAUSE,
             )
         bad = [c for c in order if not is_card(c)]
         if bad or not order:
@@ -52,9 +53,15 @@ class ShoeService:
         if fixed:
             order = fixed.popleft()
             shoe = Shoe.commit(
-                table_id=table.id, nonce=nonce, packs=rules.packs, commitment=fixed_commitment(order),
-                client_seed=rules.client_seed, algorithm=FIXED_ALGORITHM, fixed=True,
-                clause=FIXED_CLAUSE, actor="ledger",
+                table_id=table.id,
+                nonce=nonce,
+                packs=rules.packs,
+                commitment=fixed_commitment(order),
+                client_seed=rules.client_seed,
+                algorithm=FIXED_ALGORITHM,
+                fixed=True,
+                clause=FIXED_CLAUSE,
+                actor="ledger",
             )
             self.vault.seal(shoe.id, "", order)
             shoe.cut_by(0, cutter, clause)
@@ -63,9 +70,15 @@ class ShoeService:
         else:
             seed = shuffle.new_server_seed()
             shoe = Shoe.commit(
-                table_id=table.id, nonce=nonce, packs=rules.packs, commitment=shuffle.commitment(seed),
-                client_seed=rules.client_seed, algorithm=shuffle.ALGORITHM, fixed=False,
-                clause=clause, actor="ledger",
+                table_id=table.id,
+                nonce=nonce,
+                packs=rules.packs,
+                commitment=shuffle.commitment(seed),
+                client_seed=rules.client_seed,
+                algorithm=shuffle.ALGORITHM,
+                fixed=False,
+                clause=clause,
+                actor="ledger",
             )
             self.vault.seal(shoe.id, seed, [])
             k = secrets.randbelow(shoe.size) if cut is None else cut
@@ -101,7 +114,9 @@ class RoundCards:
     """The card source for one command: deals from the round's shoe, replacing it if it
     runs out mid-round (VU-29: the round is completed from a fresh shuffle)."""
 
-    def __init__(self, service: ShoeService, uow: Any, table: Table, cutter: str, clause: str) -> None:
+    def __init__(
+        self, service: ShoeService, uow: Any, table: Table, cutter: str, clause: str
+    ) -> None:
         self.service = service
         self.uow = uow
         self.table = table

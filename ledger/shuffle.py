@@ -98,7 +98,7 @@ class RandomStream:
 
     def __next__(self) -> int:
         if self._offset == len(self._block):
-            message = f"{self._prefix}{self._block_index}".encode("utf-8")
+            message = f"{self._prefix}{self._block_index}".encode()
             self._block = hmac.new(self._key, message, hashlib.sha256).digest()
             self._block_index += 1
             self._offset = 0

@@ -46,6 +46,7 @@ class Settings:
     surrender: bool = False
     strategy: str = "basic"
     stake: int = 100
+    one_command: bool = False  # the whole round as one command (app.play_round)
 
 
 @dataclass
@@ -159,7 +160,15 @@ def setup_table(s: Settings, app: TwentyOneLedger) -> tuple[str, TableView]:
 def play_round(
     app: TwentyOneLedger, table_id: str, s: Settings, view: TableView, tally: Tally
 ) -> str:
-    """Play one round by the policies, count it into ``tally`` and return its id."""
+    """Play one round by the policies, count it into ``tally`` and return its id: one
+    command per decision, or the whole round as one command with ``s.one_command``."""
+    if s.one_command:
+        seated = app.get_table(table_id).seats.values()
+        stakes = {pid: s.stake for pid in seated}  # the dealer's entry is never asked for
+        done = app.play_round(table_id, stakes, lambda rnd, turn: decide(s, view, rnd, turn))
+        rid = done["round_id"]
+        count(app.get_round(rid), s, tally)
+        return rid
     # Started by the operator: in Очко the deal may pass as the round starts (OC-12), so
     # the dealer is whoever the started round names.
     started = app.start_round(table_id, actor="admin")
@@ -168,28 +177,28 @@ def play_round(
     for hand_id in list(rnd.order):
         app.place_stake(rid, rnd.hands[hand_id]["player"], s.stake)
     rnd = app.get_round(rid)
-    if rnd.phase == "dealer_double":
-        first = rnd.dealer_hand["cards"][0]
-        app.act(rid, "dealer_double", actor=dealer, called=is_ace(first) or is_ten_card(first))
-        rnd = app.get_round(rid)
     while not rnd.ended:
-        if rnd.phase == "play":
-            hand_id = rnd.current_turn()
-            hand = rnd.hands[hand_id]
-            action = choose(s, rnd, hand, view)
-            app.act(rid, action, actor=hand["player"], hand=hand_id)
-        elif rnd.phase == "dealer":
-            total = rnd.total(DEALER)
-            limit = 3 if s.family == "ochko" else 99
-            if total < 17 and rnd.dealer_hand["draws"] < limit:
-                app.act(rid, "dealer_draw", actor=dealer)
-            else:
-                app.act(rid, "dealer_stand", actor=dealer)
-        else:  # pragma: no cover - a phase the policy does not know
-            raise RuntimeError(f"simulation stuck in phase {rnd.phase}")
+        step = decide(s, view, rnd, rnd.current_turn() if rnd.phase == "play" else None)
+        action, hand = step.pop("action"), step.get("hand")
+        app.act(rid, action, actor=rnd.hands[hand]["player"] if hand else dealer, **step)
         rnd = app.get_round(rid)
     count(rnd, s, tally)
     return rid
+
+
+def decide(s: Settings, view: TableView, rnd: Any, turn: str | None) -> dict[str, Any]:
+    """The next decision of the round: a player's on hand ``turn``, or the dealer's."""
+    if rnd.phase == "play":
+        return {"action": choose(s, rnd, rnd.hands[turn], view), "hand": turn}
+    if rnd.phase == "dealer_double":
+        first = rnd.dealer_hand["cards"][0]
+        return {"action": "dealer_double", "called": is_ace(first) or is_ten_card(first)}
+    if rnd.phase == "dealer":
+        limit = 3 if s.family == "ochko" else 99
+        if rnd.total(DEALER) < 17 and rnd.dealer_hand["draws"] < limit:
+            return {"action": "dealer_draw"}
+        return {"action": "dealer_stand"}
+    raise RuntimeError(f"simulation stuck in phase {rnd.phase}")  # pragma: no cover
 
 
 def choose(s: Settings, rnd: Any, hand: dict, view: TableView) -> str:

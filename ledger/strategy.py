@@ -34,9 +34,9 @@ Codes
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable
 
 __all__ = [
     "Decision",
@@ -215,8 +215,19 @@ _SURRENDER = {False: _parse_chart(SURRENDER_S17), True: _parse_chart(SURRENDER_H
 # --------------------------------------------------------------------------- cards
 
 _RANK_VALUE = {
-    "A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
-    "T": 10, "J": 10, "Q": 10, "K": 10,
+    "A": 1,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+    "6": 6,
+    "7": 7,
+    "8": 8,
+    "9": 9,
+    "T": 10,
+    "J": 10,
+    "Q": 10,
+    "K": 10,
 }
 _SUITS = frozenset("CDHS")
 
@@ -256,8 +267,9 @@ def _up_column(dealer_up: str) -> str:
 # --------------------------------------------------------------------------- policies
 
 
-def _double_allowed(total: int, soft: bool, view: TableView, hands_in_play: int,
-                    can_double: bool) -> bool:
+def _double_allowed(
+    total: int, soft: bool, view: TableView, hands_in_play: int, can_double: bool
+) -> bool:
     if not can_double:
         return False
     if hands_in_play > 1 and not view.double_after_split:

@@ -24,7 +24,9 @@ class SealedShoe(Aggregate):
 
     @classmethod
     def seal(cls, shoe_id: UUID, server_seed: str, fixed_order: list[str]) -> Self:
-        return cls._create(cls.Sealed, id=sealed_id(shoe_id), server_seed=server_seed, fixed_order=fixed_order)
+        return cls._create(
+            cls.Sealed, id=sealed_id(shoe_id), server_seed=server_seed, fixed_order=fixed_order
+        )
 
     def __init__(self, server_seed: str, fixed_order: list[str]) -> None:
         self.server_seed = server_seed

@@ -133,4 +133,6 @@ class ChainedAggregate(Aggregate):
             prev_hash=prev,
         )
         digest = event_hash(event_class.__qualname__, fields)
-        super().trigger_event(event_class, timestamp=timestamp, prev_hash=prev, hash=digest, **kwargs)
+        super().trigger_event(
+            event_class, timestamp=timestamp, prev_hash=prev, hash=digest, **kwargs
+        )

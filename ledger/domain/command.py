@@ -37,8 +37,15 @@ class CommandRecord(ChainedAggregate):
             record.result = self.result
 
     @classmethod
-    def record(cls, command_id: str, command: str, fingerprint: str, result: dict, actor: str) -> Self:
+    def record(
+        cls, command_id: str, command: str, fingerprint: str, result: dict, actor: str
+    ) -> Self:
         return cls._create(
-            cls.Recorded, id=command_record_id(command_id), command_id=command_id,
-            command=command, fingerprint=fingerprint, result=result, actor=actor,
+            cls.Recorded,
+            id=command_record_id(command_id),
+            command_id=command_id,
+            command=command,
+            fingerprint=fingerprint,
+            result=result,
+            actor=actor,
         )

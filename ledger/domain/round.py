@@ -21,9 +21,22 @@ OPEN, STOOD, BUST, NATURAL, SETTLED = "open", "stood", "bust", "natural", "settl
 
 def new_hand(hand_id: str, player: str, seat: int, split_from: str | None = None) -> dict:
     return {
-        "id": hand_id, "player": player, "seat": seat, "cards": [], "face_up": [],
-        "stake": 0, "held": 0, "status": OPEN, "draws": 0, "doubled": False, "split_from": split_from,
-        "aces": {}, "insurance": 0, "surrendered": False, "result": None, "content": False,
+        "id": hand_id,
+        "player": player,
+        "seat": seat,
+        "cards": [],
+        "face_up": [],
+        "stake": 0,
+        "held": 0,
+        "status": OPEN,
+        "draws": 0,
+        "doubled": False,
+        "split_from": split_from,
+        "aces": {},
+        "insurance": 0,
+        "surrendered": False,
+        "result": None,
+        "content": False,
     }
 
 
@@ -54,7 +67,11 @@ class Round(ChainedAggregate):
             rnd.hands = {}
             rnd.order = []
             rnd.dealer_hand = {
-                "cards": [], "face_up": [], "status": OPEN, "draws": 0, "aces": {},
+                "cards": [],
+                "face_up": [],
+                "status": OPEN,
+                "draws": 0,
+                "aces": {},
                 "natural": False,
             }
             rnd.dealer_doubled = False

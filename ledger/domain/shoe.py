@@ -56,12 +56,29 @@ class Shoe(ChainedAggregate):
 
     @classmethod
     def commit(
-        cls, *, table_id: UUID, nonce: int, packs: int, commitment: str, client_seed: str,
-        algorithm: str, fixed: bool, clause: str, actor: str,
+        cls,
+        *,
+        table_id: UUID,
+        nonce: int,
+        packs: int,
+        commitment: str,
+        client_seed: str,
+        algorithm: str,
+        fixed: bool,
+        clause: str,
+        actor: str,
     ) -> Self:
         return cls._create(
-            cls.Committed, table_id=table_id, nonce=nonce, packs=packs, commitment=commitment,
-            client_seed=client_seed, algorithm=algorithm, fixed=fixed, clause=clause, actor=actor,
+            cls.Committed,
+            table_id=table_id,
+            nonce=nonce,
+            packs=packs,
+            commitment=commitment,
+            client_seed=client_seed,
+            algorithm=algorithm,
+            fixed=fixed,
+            clause=clause,
+            actor=actor,
         )
 
     @property
@@ -75,10 +92,15 @@ class Shoe(ChainedAggregate):
             raise RuleViolation(f"cut must be 0 to {self.size - 1}, got {k}", clause)
         self.trigger_event(self.Cut, cut=k, by=by, clause=clause)
 
-    def reveal(self, server_seed: str, fixed_order: list[str], cards_dealt: int, reason: str) -> None:
+    def reveal(
+        self, server_seed: str, fixed_order: list[str], cards_dealt: int, reason: str
+    ) -> None:
         if self.revealed:
             return
         self.trigger_event(
-            self.Revealed, server_seed=server_seed, fixed_order=fixed_order,
-            cards_dealt=cards_dealt, reason=reason,
+            self.Revealed,
+            server_seed=server_seed,
+            fixed_order=fixed_order,
+            cards_dealt=cards_dealt,
+            reason=reason,
         )

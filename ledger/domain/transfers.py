@@ -26,7 +26,12 @@ class FundsTransferredBase(ChainedAggregate.Event):
 
 
 def record_transfer(
-    aggregate: Any, from_account: str, to_account: str, amount: int, clause: str, memo: str,
+    aggregate: Any,
+    from_account: str,
+    to_account: str,
+    amount: int,
+    clause: str,
+    memo: str,
     round_id: str = "",
 ) -> None:
     aggregate.trigger_event(

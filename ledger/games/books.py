@@ -15,7 +15,11 @@ from ledger.errors import InsufficientFunds, InvalidCommand
 
 class Books:
     def __init__(
-        self, load_wallet: Callable[[Any], Any], fallback: Any, *, credit: bool = False,
+        self,
+        load_wallet: Callable[[Any], Any],
+        fallback: Any,
+        *,
+        credit: bool = False,
         round_id: str = "",
     ) -> None:
         self._load_wallet = load_wallet
@@ -44,11 +48,15 @@ class Books:
         have = self.balance(account)
         if have < amount:
             raise InsufficientFunds(
-                f"{what}: needs {amount}, but {account} holds {have}", clause,
-                needed=amount, balance=have,
+                f"{what}: needs {amount}, but {account} holds {have}",
+                clause,
+                needed=amount,
+                balance=have,
             )
 
-    def transfer(self, from_account: str, to_account: str, amount: int, clause: str, memo: str) -> None:
+    def transfer(
+        self, from_account: str, to_account: str, amount: int, clause: str, memo: str
+    ) -> None:
         if amount < 0:
             raise InvalidCommand(f"a transfer amount cannot be negative ({amount})")
         if amount == 0 or from_account == to_account:

@@ -8,7 +8,14 @@ from fractions import Fraction
 from ledger import accounts
 from ledger.cards import hand_total, is_ace, is_natural, is_soft, pip_value
 from ledger.domain.round import DEALER, Round
-from ledger.errors import HandClosed, InvalidCommand, NotAPair, NotPermitted, RuleViolation, WrongPhase
+from ledger.errors import (
+    HandClosed,
+    InvalidCommand,
+    NotAPair,
+    NotPermitted,
+    RuleViolation,
+    WrongPhase,
+)
 from ledger.games import flow
 from ledger.games.play import Play
 
@@ -52,7 +59,9 @@ def after_deal(play: Play) -> None:
 def insurance(play: Play, hand_id: str, player_id: str, amount: int) -> None:
     rnd = play.rnd
     if rnd.phase != "insurance":
-        raise WrongPhase("insurance is offered only while the dealer shows an ace", INSURANCE_CLAUSE)
+        raise WrongPhase(
+            "insurance is offered only while the dealer shows an ace", INSURANCE_CLAUSE
+        )
     hand = rnd.hand(hand_id)
     if hand_id == DEALER or hand["player"] != player_id:
         raise NotPermitted(f"hand {hand_id} belongs to another player", INSURANCE_CLAUSE)
@@ -60,10 +69,19 @@ def insurance(play: Play, hand_id: str, player_id: str, amount: int) -> None:
         raise HandClosed(f"hand {hand_id} has already decided on insurance", INSURANCE_CLAUSE)
     if not 0 <= amount <= hand["stake"] // 2:
         raise InvalidCommand(
-            f"insurance must be 0 to half the bet ({hand['stake'] // 2}), got {amount}", INSURANCE_CLAUSE
+            f"insurance must be 0 to half the bet ({hand['stake'] // 2}), got {amount}",
+            INSURANCE_CLAUSE,
         )
-    play.books.transfer(accounts.player(player_id), play.escrow, amount, INSURANCE_CLAUSE, f"insurance on {hand_id}")
-    rnd.trigger_event(Round.InsuranceDecided, hand=hand_id, amount=amount, clause=INSURANCE_CLAUSE, actor=play.actor)
+    play.books.transfer(
+        accounts.player(player_id), play.escrow, amount, INSURANCE_CLAUSE, f"insurance on {hand_id}"
+    )
+    rnd.trigger_event(
+        Round.InsuranceDecided,
+        hand=hand_id,
+        amount=amount,
+        clause=INSURANCE_CLAUSE,
+        actor=play.actor,
+    )
     if all(h.get("insurance_decided") for h in rnd.hands.values()):
         peek(play)
         if not rnd.ended:
@@ -80,12 +98,16 @@ def peek(play: Play) -> None:
         if bet:
             player = accounts.player(rnd.hands[hand_id]["player"])
             if dealer_bj:
-                play.books.transfer(play.escrow, player, bet, INSURANCE_CLAUSE, "insurance returned")
+                play.books.transfer(
+                    play.escrow, player, bet, INSURANCE_CLAUSE, "insurance returned"
+                )
                 play.books.transfer(house, player, 2 * bet, INSURANCE_CLAUSE, "insurance pays 2:1")
             else:
                 play.books.transfer(play.escrow, house, bet, INSURANCE_CLAUSE, "insurance lost")
             rnd.trigger_event(
-                Round.InsuranceSettled, hand=hand_id, amount=2 * bet if dealer_bj else -bet,
+                Round.InsuranceSettled,
+                hand=hand_id,
+                amount=2 * bet if dealer_bj else -bet,
                 clause=INSURANCE_CLAUSE,
             )
     if dealer_bj:
@@ -124,7 +146,9 @@ def _split_ace(hand: dict) -> bool:
 def _may_resplit_aces(play: Play, hand: dict) -> bool:
     cards = hand["cards"]
     return (
-        play.rules.resplit_aces and len(cards) == 2 and is_ace(cards[1])
+        play.rules.resplit_aces
+        and len(cards) == 2
+        and is_ace(cards[1])
         and _hands_from_seat(play, hand) < play.rules.max_split_hands
     )
 
@@ -149,11 +173,15 @@ def check_split(play: Play, hand: dict, amount: int | None) -> int:
     if pip_value(cards[0]) != pip_value(cards[1]):
         raise NotAPair(f"{cards[0]} and {cards[1]} are not a pair", SPLIT_CLAUSE)
     if _hands_from_seat(play, hand) >= play.rules.max_split_hands:
-        raise RuleViolation(f"this table splits to at most {play.rules.max_split_hands} hands", SPLIT_CLAUSE)
+        raise RuleViolation(
+            f"this table splits to at most {play.rules.max_split_hands} hands", SPLIT_CLAUSE
+        )
     if hand["split_from"] and is_ace(cards[0]) and not play.rules.resplit_aces:
         raise RuleViolation("split aces may not be split again at this table", SPLIT_CLAUSE)
     if amount is not None and amount != hand["stake"]:
-        raise InvalidCommand(f"a split hand's bet equals the original bet ({hand['stake']})", SPLIT_CLAUSE)
+        raise InvalidCommand(
+            f"a split hand's bet equals the original bet ({hand['stake']})", SPLIT_CLAUSE
+        )
     return hand["stake"]
 
 
@@ -169,7 +197,9 @@ def check_double_down(play: Play, hand: dict) -> None:
         raise RuleViolation("this table does not allow doubling after a split", DOUBLE_CLAUSE)
     total = hand_total(hand["cards"])
     if not rules.may_double(total):
-        raise RuleViolation(f"this table doubles on {rules.double_on}, not on {total}", DOUBLE_CLAUSE)
+        raise RuleViolation(
+            f"this table doubles on {rules.double_on}, not on {total}", DOUBLE_CLAUSE
+        )
 
 
 def surrender(play: Play, hand_id: str, player_id: str) -> None:
@@ -177,8 +207,12 @@ def surrender(play: Play, hand_id: str, player_id: str) -> None:
     if not play.rules.late_surrender:
         raise RuleViolation("this table does not offer surrender", SURRENDER_CLAUSE)
     if len(hand["cards"]) != 2 or hand["split_from"]:
-        raise RuleViolation("surrender only as the first decision on the first two cards", SURRENDER_CLAUSE)
-    play.rnd.trigger_event(Round.Surrendered, hand=hand_id, clause=SURRENDER_CLAUSE, actor=play.actor)
+        raise RuleViolation(
+            "surrender only as the first decision on the first two cards", SURRENDER_CLAUSE
+        )
+    play.rnd.trigger_event(
+        Round.Surrendered, hand=hand_id, clause=SURRENDER_CLAUSE, actor=play.actor
+    )
     play.pay_hand(hand_id, Fraction(-1, 2), "surrendered", [SURRENDER_CLAUSE])
     flow.continue_play(play)
 
@@ -203,7 +237,9 @@ def dealer_turn(play: Play) -> None:
         if total > 21:
             rnd.trigger_event(Round.HandOverdrawn, hand=DEALER, total=total, clause=DEALER_CLAUSE)
         else:
-            rnd.trigger_event(Round.HandStood, hand=DEALER, total=total, clause=clause, actor="ledger")
+            rnd.trigger_event(
+                Round.HandStood, hand=DEALER, total=total, clause=clause, actor="ledger"
+            )
     settle(play)
 
 
@@ -212,9 +248,7 @@ def settle(play: Play) -> None:
     dealer = rnd.total(DEALER)
     for hand in rnd.live_hands():
         player = rnd.total(hand["id"])
-        if dealer > 21:
-            play.pay_hand(hand["id"], 1, "won", ["CB-8"], dealer)
-        elif player > dealer:
+        if dealer > 21 or player > dealer:
             play.pay_hand(hand["id"], 1, "won", ["CB-8"], dealer)
         elif player == dealer:
             play.pay_hand(hand["id"], 0, "push", ["CB-8"], dealer)
@@ -225,5 +259,3 @@ def settle(play: Play) -> None:
 
 def passes_deal(play: Play) -> tuple[bool, str]:
     return False, "CB-9"
-
-

@@ -19,7 +19,10 @@ from ledger.games import casino, hoyle, ochko, vingt_un
 from ledger.games.play import Play
 
 BOOKS: dict[str, ModuleType] = {
-    "vingt-un": vingt_un, "hoyle-1913": hoyle, "ochko": ochko, "casino": casino,
+    "vingt-un": vingt_un,
+    "hoyle-1913": hoyle,
+    "ochko": ochko,
+    "casino": casino,
 }
 
 
@@ -71,8 +74,14 @@ def place_stake(play: Play, player_id: str, amount: int) -> str:
     hold = play.hold_for(amount)
     play.books.transfer(f"player:{player_id}", play.escrow, hold, clause, f"stake on {hand['id']}")
     rnd.trigger_event(
-        Round.StakePlaced, hand=hand["id"], player=player_id, seat=hand["seat"], amount=amount,
-        held=hold, clause=clause, actor=play.actor,
+        Round.StakePlaced,
+        hand=hand["id"],
+        player=player_id,
+        seat=hand["seat"],
+        amount=amount,
+        held=hold,
+        clause=clause,
+        actor=play.actor,
     )
     play.cover_bank(amount, clause)
     if all(h["stake"] > 0 for h in rnd.hands.values()):
@@ -106,7 +115,9 @@ def deal_two_each(play: Play) -> None:
     fam = book(play)
     for round_no in (1, 2):
         for hand_id in list(play.rnd.order):
-            play.deal(hand_id, face_up=fam.face_up(round_no, False), drawn=False, clause=fam.DEAL_CLAUSE)
+            play.deal(
+                hand_id, face_up=fam.face_up(round_no, False), drawn=False, clause=fam.DEAL_CLAUSE
+            )
         play.deal(DEALER, face_up=fam.face_up(round_no, True), drawn=False, clause=fam.DEAL_CLAUSE)
     after_deal(play)
 
@@ -122,17 +133,26 @@ def deal_second(play: Play) -> None:
 def dealer_double(play: Play, called: bool) -> None:
     rnd = play.rnd
     if rnd.phase != "dealer_double":
-        raise WrongPhase("the dealer may call 'double' only after the stakes on the first card", "VU-6")
+        raise WrongPhase(
+            "the dealer may call 'double' only after the stakes on the first card", "VU-6"
+        )
     require_dealer(play, "VU-6")
     rnd.trigger_event(Round.DealerDoubleCalled, called=called, clause="VU-6", actor=play.actor)
     if called:
         for hand_id in list(rnd.order):
             hand = rnd.hands[hand_id]
             extra = hand["stake"] if play.rules.credit else 0  # the hold already covers it
-            play.books.transfer(f"player:{hand['player']}", play.escrow, extra, "VU-6", "dealer's double")
+            play.books.transfer(
+                f"player:{hand['player']}", play.escrow, extra, "VU-6", "dealer's double"
+            )
             rnd.trigger_event(
-                Round.StakeRaised, hand=hand_id, amount=hand["stake"], held=extra,
-                reason="dealer_double", clause="VU-6", actor=play.actor,
+                Round.StakeRaised,
+                hand=hand_id,
+                amount=hand["stake"],
+                held=extra,
+                reason="dealer_double",
+                clause="VU-6",
+                actor=play.actor,
             )
     enter(play, "dealing", "VU-7")
     deal_second(play)
@@ -195,7 +215,7 @@ def hit(play: Play, hand_id: str, player_id: str) -> str:
     owned = play.rnd.hand(hand_id)
     if hand_id != DEALER and owned["player"] == player_id:
         fam.check_draw(play, owned)  # a draw limit is named as such, even once the hand stood
-    hand = check_turn(play, hand_id, player_id, fam.DRAW_CLAUSE)
+    check_turn(play, hand_id, player_id, fam.DRAW_CLAUSE)
     card = play.deal(hand_id, face_up=fam.DRAW_FACE_UP, drawn=True, clause=fam.DRAW_CLAUSE)
     after_card(play, hand_id)
     continue_play(play)
@@ -206,7 +226,9 @@ def after_card(play: Play, hand_id: str) -> None:
     total = play.rnd.total(hand_id)
     if total > 21:
         fam = book(play)
-        play.rnd.trigger_event(Round.HandOverdrawn, hand=hand_id, total=total, clause=fam.OVERDRAW_CLAUSE)
+        play.rnd.trigger_event(
+            Round.HandOverdrawn, hand=hand_id, total=total, clause=fam.OVERDRAW_CLAUSE
+        )
         fam.overdraw(play, hand_id)
 
 
@@ -214,7 +236,10 @@ def stand(play: Play, hand_id: str, player_id: str) -> None:
     fam = book(play)
     check_turn(play, hand_id, player_id, fam.STAND_CLAUSE)
     play.rnd.trigger_event(
-        Round.HandStood, hand=hand_id, total=play.rnd.total(hand_id), clause=fam.STAND_CLAUSE,
+        Round.HandStood,
+        hand=hand_id,
+        total=play.rnd.total(hand_id),
+        clause=fam.STAND_CLAUSE,
         actor=play.actor,
     )
     continue_play(play)
@@ -228,11 +253,26 @@ def split(play: Play, hand_id: str, player_id: str, amount: int | None) -> str:
     new_id = f"h{len(rnd.hands) + 1}"
     card = hand["cards"][1]
     hold = play.hold_for(amount)
-    play.books.transfer(f"player:{player_id}", play.escrow, hold, fam.SPLIT_CLAUSE, f"stake on {new_id}")
-    rnd.trigger_event(Round.HandSplit, hand=hand_id, new_hand=new_id, card=card, clause=fam.SPLIT_CLAUSE, actor=play.actor)
+    play.books.transfer(
+        f"player:{player_id}", play.escrow, hold, fam.SPLIT_CLAUSE, f"stake on {new_id}"
+    )
     rnd.trigger_event(
-        Round.StakePlaced, hand=new_id, player=player_id, seat=hand["seat"], amount=amount,
-        held=hold, clause=fam.SPLIT_CLAUSE, actor=play.actor,
+        Round.HandSplit,
+        hand=hand_id,
+        new_hand=new_id,
+        card=card,
+        clause=fam.SPLIT_CLAUSE,
+        actor=play.actor,
+    )
+    rnd.trigger_event(
+        Round.StakePlaced,
+        hand=new_id,
+        player=player_id,
+        seat=hand["seat"],
+        amount=amount,
+        held=hold,
+        clause=fam.SPLIT_CLAUSE,
+        actor=play.actor,
     )
     play.cover_bank(amount, fam.SPLIT_CLAUSE)
     fam.after_split(play, hand_id, new_id)
@@ -247,17 +287,27 @@ def double_down(play: Play, hand_id: str, player_id: str) -> str:
     hand = check_turn(play, hand_id, player_id, fam.DOUBLE_CLAUSE)
     fam.check_double_down(play, hand)
     stake = hand["stake"]
-    play.books.transfer(f"player:{player_id}", play.escrow, stake, fam.DOUBLE_CLAUSE, f"double down on {hand_id}")
+    play.books.transfer(
+        f"player:{player_id}", play.escrow, stake, fam.DOUBLE_CLAUSE, f"double down on {hand_id}"
+    )
     play.rnd.trigger_event(
-        Round.StakeRaised, hand=hand_id, amount=stake, held=stake, reason="double_down",
-        clause=fam.DOUBLE_CLAUSE, actor=play.actor,
+        Round.StakeRaised,
+        hand=hand_id,
+        amount=stake,
+        held=stake,
+        reason="double_down",
+        clause=fam.DOUBLE_CLAUSE,
+        actor=play.actor,
     )
     card = play.deal(hand_id, face_up=True, drawn=True, clause=fam.DOUBLE_CLAUSE)
     after_card(play, hand_id)
     if play.rnd.hands[hand_id]["status"] == OPEN:
         play.rnd.trigger_event(
-            Round.HandStood, hand=hand_id, total=play.rnd.total(hand_id),
-            clause=fam.DOUBLE_CLAUSE, actor="ledger",
+            Round.HandStood,
+            hand=hand_id,
+            total=play.rnd.total(hand_id),
+            clause=fam.DOUBLE_CLAUSE,
+            actor="ledger",
         )
     continue_play(play)
     return card
@@ -266,10 +316,17 @@ def double_down(play: Play, hand_id: str, player_id: str) -> str:
 def choose_ace(play: Play, hand_id: str, index: int, value: int, player_id: str) -> None:
     fam = book(play)
     if not hasattr(fam, "check_ace_choice"):
-        raise RuleViolation(f"in {play.family} an ace counts the best way; only Очко lets the holder choose", "OC-7")
+        raise RuleViolation(
+            f"in {play.family} an ace counts the best way; only Очко lets the holder choose", "OC-7"
+        )
     fam.check_ace_choice(play, hand_id, index, value, player_id)
     play.rnd.trigger_event(
-        Round.AceValueChosen, hand=hand_id, index=index, value=value, clause="OC-7", actor=play.actor,
+        Round.AceValueChosen,
+        hand=hand_id,
+        index=index,
+        value=value,
+        clause="OC-7",
+        actor=play.actor,
     )
     if hand_id == DEALER:
         if play.rnd.total(DEALER) > 21:
@@ -283,7 +340,9 @@ def dealer_draw(play: Play) -> str:
     fam = book(play)
     rnd = play.rnd
     if rnd.phase != "dealer":
-        raise WrongPhase(f"the dealer draws after the players, not in phase {rnd.phase!r}", fam.DEALER_CLAUSE)
+        raise WrongPhase(
+            f"the dealer draws after the players, not in phase {rnd.phase!r}", fam.DEALER_CLAUSE
+        )
     require_dealer(play, fam.DEALER_CLAUSE)
     fam.check_dealer_draw(play)
     card = play.deal(DEALER, face_up=True, drawn=True, clause=fam.DEALER_CLAUSE)
@@ -296,9 +355,17 @@ def dealer_stand(play: Play) -> None:
     fam = book(play)
     rnd = play.rnd
     if rnd.phase != "dealer":
-        raise WrongPhase(f"the dealer stands after the players, not in phase {rnd.phase!r}", fam.DEALER_CLAUSE)
+        raise WrongPhase(
+            f"the dealer stands after the players, not in phase {rnd.phase!r}", fam.DEALER_CLAUSE
+        )
     require_dealer(play, fam.DEALER_CLAUSE)
-    rnd.trigger_event(Round.HandStood, hand=DEALER, total=rnd.total(DEALER), clause=fam.DEALER_CLAUSE, actor=play.actor)
+    rnd.trigger_event(
+        Round.HandStood,
+        hand=DEALER,
+        total=rnd.total(DEALER),
+        clause=fam.DEALER_CLAUSE,
+        actor=play.actor,
+    )
     fam.settle(play)
 
 

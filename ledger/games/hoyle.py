@@ -86,9 +86,13 @@ def overdraw(play: Play, hand_id: str) -> None:
 
 def check_split(play: Play, hand: dict, amount: int | None) -> int:
     if not play.rules.allow_split:
-        raise RuleViolation("this table does not allow splitting pairs (option allow_split)", "H13-3")
+        raise RuleViolation(
+            "this table does not allow splitting pairs (option allow_split)", "H13-3"
+        )
     if hand["split_from"]:
-        raise RuleViolation("a pair dealt may be split once; split hands are not split again", "H13-3")
+        raise RuleViolation(
+            "a pair dealt may be split once; split hands are not split again", "H13-3"
+        )
     return private.check_pair(play, hand, amount, "H13-3", "H13-3")
 
 

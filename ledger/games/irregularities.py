@@ -17,8 +17,13 @@ def _require_vingt_un(play: Play, clause: str) -> None:
 
 def _record(play: Play, kind: str, offender: str, hand: str, clause: str, note: str) -> None:
     play.rnd.trigger_event(
-        Round.IrregularityRecorded, kind=kind, offender=offender, hand=hand, clause=clause,
-        actor=play.actor, note=note,
+        Round.IrregularityRecorded,
+        kind=kind,
+        offender=offender,
+        hand=hand,
+        clause=clause,
+        actor=play.actor,
+        note=note,
     )
     penalty = play.rules.penalty_amount  # VU-26: the offender pays the pool, if one is kept
     if penalty and offender:
@@ -48,15 +53,16 @@ def serve_two(play: Play, hand_id: str) -> list[str]:
     _open_hand(play, hand_id, "VU-23")
     cards = [play.deal(hand_id, face_up=True, drawn=True, clause="VU-23") for _ in range(2)]
     _record(play, "two_cards", rnd.dealer, hand_id, "VU-23", f"gave {' '.join(cards)} at once")
-    if hand_id == DEALER:
-        if rnd.total(DEALER) > 21:
-            flow.book(play).dealer_overdraws(play)
+    if hand_id == DEALER and rnd.total(DEALER) > 21:
+        flow.book(play).dealer_overdraws(play)
     return cards
 
 
 def take_both(play: Play, hand_id: str, player_id: str) -> None:
     _pending(play, hand_id, player_id)
-    play.rnd.trigger_event(Round.TwoCardsResolved, hand=hand_id, rejected="", clause="VU-23", actor=play.actor)
+    play.rnd.trigger_event(
+        Round.TwoCardsResolved, hand=hand_id, rejected="", clause="VU-23", actor=play.actor
+    )
     flow.after_card(play, hand_id)
     flow.continue_play(play)
 
@@ -64,8 +70,12 @@ def take_both(play: Play, hand_id: str, player_id: str) -> None:
 def reject(play: Play, hand_id: str, player_id: str, card: str) -> None:
     hand = _pending(play, hand_id, player_id)
     if card not in hand["pending_two"]:
-        raise InvalidCommand(f"{card} is not one of the two cards given ({' '.join(hand['pending_two'])})", "VU-23")
-    play.rnd.trigger_event(Round.TwoCardsResolved, hand=hand_id, rejected=card, clause="VU-23", actor=play.actor)
+        raise InvalidCommand(
+            f"{card} is not one of the two cards given ({' '.join(hand['pending_two'])})", "VU-23"
+        )
+    play.rnd.trigger_event(
+        Round.TwoCardsResolved, hand=hand_id, rejected=card, clause="VU-23", actor=play.actor
+    )
     flow.after_card(play, hand_id)
     flow.continue_play(play)
 
@@ -122,6 +132,8 @@ def false_division(play: Play, hand_id: str) -> None:
     hand = _open_hand(play, hand_id, "VU-25")
     if hand_id == DEALER:
         raise InvalidCommand("the dealer reports a player's false division", "VU-25")
-    _record(play, "false_division", hand["player"], hand_id, "VU-25", "drew separately on a non-pair")
+    _record(
+        play, "false_division", hand["player"], hand_id, "VU-25", "drew separately on a non-pair"
+    )
     play.pay_hand(hand_id, -2, "false division", ["VU-25"])
     flow.continue_play(play)

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from ledger.cards import is_ace, is_natural
 from ledger.domain.round import BUST, DEALER, OPEN, Round
-from ledger.errors import DrawLimitReached, HandClosed, InvalidCommand, NotPermitted, RuleViolation, WrongPhase
+from ledger.errors import (
+    DrawLimitReached,
+    HandClosed,
+    InvalidCommand,
+    NotPermitted,
+    RuleViolation,
+    WrongPhase,
+)
 from ledger.games import flow, private
 from ledger.games.play import Play
 from ledger.rules.ochko import MAX_DRAWS

@@ -52,8 +52,15 @@ class Play:
     def deal(self, hand_id: str, *, face_up: bool, drawn: bool, clause: str) -> str:
         card, shoe, index = self.cards.next_card(self.rnd)
         self.rnd.trigger_event(
-            Round.CardDealt, hand=hand_id, card=card, shoe=shoe, shoe_index=index,
-            face_up=face_up, drawn=drawn, clause=clause, actor=self.actor,
+            Round.CardDealt,
+            hand=hand_id,
+            card=card,
+            shoe=shoe,
+            shoe_index=index,
+            face_up=face_up,
+            drawn=drawn,
+            clause=clause,
+            actor=self.actor,
         )
         return card
 
@@ -80,8 +87,13 @@ class Play:
         self.rnd.trigger_event(Round.BankCovered, amount=need, clause=clause)
 
     def pay_hand(
-        self, hand_id: str, multiplier: Fraction | int, outcome: str, clauses: list[str],
-        dealer_total: int | None = None, counterparty: str | None = None,
+        self,
+        hand_id: str,
+        multiplier: Fraction | int,
+        outcome: str,
+        clauses: list[str],
+        dealer_total: int | None = None,
+        counterparty: str | None = None,
     ) -> int:
         """Settle one hand: release its hold, move the net between player and banker."""
         hand = self.rnd.hands[hand_id]
@@ -101,26 +113,40 @@ class Play:
         if net >= 0:
             self.books.transfer(self.escrow, player, held, clause, f"{memo}: stake released")
             from_cover = min(net, self.rnd.bank_held)
-            self.books.transfer(self.escrow, player, from_cover, clause, f"{memo}: won, from bank cover")
+            self.books.transfer(
+                self.escrow, player, from_cover, clause, f"{memo}: won, from bank cover"
+            )
             self.books.transfer(banker, player, net - from_cover, clause, f"{memo}: won")
         else:
             loss = -net
             taken = min(loss, held)
             self.books.transfer(self.escrow, banker, taken, clause, f"{memo}: stake lost")
             self.books.transfer(self.escrow, player, held - taken, clause, f"{memo}: hold released")
-            self.books.transfer(player, banker, loss - taken, clause, f"{memo}: lost beyond the hold")
+            self.books.transfer(
+                player, banker, loss - taken, clause, f"{memo}: lost beyond the hold"
+            )
         self.rnd.trigger_event(
-            Round.HandSettled, hand=hand_id, player=hand["player"], outcome=outcome, stake=stake,
-            multiplier=str(multiplier), amount=net, rounding=rounding,
+            Round.HandSettled,
+            hand=hand_id,
+            player=hand["player"],
+            outcome=outcome,
+            stake=stake,
+            multiplier=str(multiplier),
+            amount=net,
+            rounding=rounding,
             player_total=self.rnd.total(hand_id),
-            dealer_total=dealer_total, clauses=clauses, from_bank_cover=from_cover,
+            dealer_total=dealer_total,
+            clauses=clauses,
+            from_bank_cover=from_cover,
         )
         return net
 
     def release_bank_cover(self, clause: str) -> None:
         left = self.rnd.bank_held
         if left:
-            self.books.transfer(self.escrow, self.banker_account, left, clause, "bank cover released")
+            self.books.transfer(
+                self.escrow, self.banker_account, left, clause, "bank cover released"
+            )
             self.rnd.trigger_event(Round.BankCovered, amount=-left, clause=clause)
 
     def dealer_total(self) -> int:

@@ -22,7 +22,11 @@ def declare_natural(play: Play, hand_id: str, clause: str) -> None:
 
 
 def check_pair(
-    play: Play, hand: dict, amount: int | None, clause: str, pair_clause: str,
+    play: Play,
+    hand: dict,
+    amount: int | None,
+    clause: str,
+    pair_clause: str,
     third_clause: str | None = None,
 ) -> int:
     cards = hand["cards"]
@@ -33,7 +37,8 @@ def check_pair(
         )
     if not same_denomination(cards[0], cards[1]):
         raise NotAPair(
-            f"{cards[0]} and {cards[1]} are not of one denomination (a king and a queen are not a pair)",
+            f"{cards[0]} and {cards[1]} are not of one denomination "
+            "(a king and a queen are not a pair)",
             pair_clause,
         )
     amount = hand["stake"] if amount is None else amount
@@ -51,10 +56,14 @@ def dealer_draw_limit(play: Play, limit: int | None, clause: str) -> None:
         raise RuleViolation(f"at most {limit} cards may be drawn", clause)
 
 
-def take_stake_for(play: Play, hand_id: str, to_player: str, amount: int, clause: str, memo: str) -> None:
+def take_stake_for(
+    play: Play, hand_id: str, to_player: str, amount: int, clause: str, memo: str
+) -> None:
     """Pay ``amount`` of a hand's hold to another player (side payments between players)."""
     play.books.transfer(play.escrow, accounts.player(to_player), amount, clause, memo)
-    play.rnd.trigger_event(Round.HoldAdjusted, hand=hand_id, amount=-amount, clause=clause, memo=memo)
+    play.rnd.trigger_event(
+        Round.HoldAdjusted, hand=hand_id, amount=-amount, clause=clause, memo=memo
+    )
 
 
 def pay_to_pool(play: Play, payer_account: str, amount: int, clause: str, memo: str) -> None:

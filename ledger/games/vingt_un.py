@@ -60,7 +60,11 @@ def after_deal(play: Play) -> None:
             for other in rnd.order:
                 if other not in naturals and rnd.hands[other]["player"] != holder:
                     private.take_stake_for(
-                        play, other, holder, rnd.hands[other]["stake"], "VU-10",
+                        play,
+                        other,
+                        holder,
+                        rnd.hands[other]["stake"],
+                        "VU-10",
                         f"natural on {hand_id} collects one stake",
                     )
         play.pay_hand(hand_id, 2, "natural", ["VU-10"])
@@ -107,7 +111,9 @@ def check_dealer_draw(play: Play) -> None:
 def dealer_overdraws(play: Play) -> None:
     rnd = play.rnd
     rnd.trigger_event(Round.HandOverdrawn, hand=DEALER, total=rnd.total(DEALER), clause="VU-15")
-    private.pay_to_pool(play, play.banker_account, play.rules.pool_dealer_overdraw, "VU-27", "dealer over-drew")
+    private.pay_to_pool(
+        play, play.banker_account, play.rules.pool_dealer_overdraw, "VU-27", "dealer over-drew"
+    )
     settle(play)
 
 

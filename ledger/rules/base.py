@@ -96,11 +96,11 @@ def _check_type(family: str, name: str, hint: Any, value: Any) -> None:
     )
     if not ok:
         names = " or ".join(a.__name__ for a in allowed)
-        raise InvalidRules(
-            f"option {name} of {family} must be {names}, got {value!r}", option=name
-        )
+        raise InvalidRules(f"option {name} of {family} must be {names}, got {value!r}", option=name)
 
 
 def choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise InvalidRules(f"{name} must be one of {', '.join(allowed)}, got {value!r}", option=name)
+        raise InvalidRules(
+            f"{name} must be one of {', '.join(allowed)}, got {value!r}", option=name
+        )

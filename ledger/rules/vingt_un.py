@@ -37,7 +37,9 @@ class VingtUnRules(RuleSet):
         choice("deal_limit", self.deal_limit, DEAL_LIMITS)
         choice("pool_tie_share", self.pool_tie_share, TIE_SHARES)
         if self.deal_limit == "hands" and self.deal_hands < 1:
-            raise InvalidRules("deal_limit 'hands' needs deal_hands >= 1 (VU-29)", option="deal_hands")
+            raise InvalidRules(
+                "deal_limit 'hands' needs deal_hands >= 1 (VU-29)", option="deal_hands"
+            )
         for name in ("pool_ante", "pool_dealer_overdraw", "penalty_amount", "deal_hands"):
             if getattr(self, name) < 0:
                 raise InvalidRules(f"{name} must not be negative", option=name)
@@ -49,7 +51,9 @@ class VingtUnRules(RuleSet):
     @property
     def keeps_pool(self) -> bool:
         return bool(
-            self.pool_ante or self.pool_dealer_overdraw or self.pool_tie_share != "0"
+            self.pool_ante
+            or self.pool_dealer_overdraw
+            or self.pool_tie_share != "0"
             or self.penalty_amount
         )
 
