@@ -15,7 +15,7 @@ import argparse
 import json
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -165,22 +165,6 @@ def settings_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     )
 
 
-def simulation_env(
-    store: str, sqlite_path: str | None = None, environ: Mapping[str, str] | None = None
-) -> dict[str, str]:
-    """The application env for a simulation (or a benchmark) on ``store``.
-
-    SQLite: the shoe vault gets a file of its own. With one file both applications would
-    write the same ``stored_events`` table, where a sealed shoe's seed would sit in the ledger's
-    notification log and its id would collide with the ledger's Shoe (every new shoe fails).
-    """
-    env = store_env(store, sqlite_path=sqlite_path, environ=environ)
-    if store == "sqlite" and "SHOEVAULT_SQLITE_DBNAME" not in env:
-        path = Path(env["SQLITE_DBNAME"])
-        env["SHOEVAULT_SQLITE_DBNAME"] = str(path.with_name(path.stem + ".vault" + path.suffix))
-    return env
-
-
 @contextmanager
 def progress_reporter(total: int, stream: TextIO) -> Iterator[Callable[[int], None] | None]:
     """A rich progress bar on ``stream`` when it is a terminal; otherwise nothing at all."""
@@ -205,6 +189,8 @@ def progress_reporter(total: int, stream: TextIO) -> Iterator[Callable[[int], No
 def simulate(
     args: argparse.Namespace, parser: argparse.ArgumentParser, stdout: TextIO, stderr: TextIO
 ) -> int:
+    from eventsourcing.persistence import PersistenceError
+
     from ledger.application import TwentyOneLedger
     from ledger.simulate import run
 
@@ -212,18 +198,23 @@ def simulate(
     with tempfile.TemporaryDirectory(prefix="ledger-sim-") as scratch:
         sqlite_path = args.sqlite_path or str(Path(scratch) / "simulation.sqlite3")
         try:
-            env = simulation_env(
-                args.store, sqlite_path=sqlite_path if args.store == "sqlite" else None
-            )
+            env = store_env(args.store, sqlite_path=sqlite_path if args.store == "sqlite" else None)
         except ValueError as error:  # a malformed POSTGRES_* or LEDGER_* variable
             print(f"python -m ledger simulate: {error}", file=stderr)
             return 2
-        app = TwentyOneLedger(env=env)
+        try:
+            app = TwentyOneLedger(env=env)
+        except PersistenceError as error:
+            print(f"python -m ledger simulate: {describe(env)}: {error}", file=stderr)
+            return 1
         try:
             with progress_reporter(settings.rounds, stderr) as progress:
                 result = run(settings, app, progress)
         except LedgerError as error:
             print(f"python -m ledger simulate: the ledger refused: {error}", file=stderr)
+            return 1
+        except PersistenceError as error:
+            print(f"python -m ledger simulate: {describe(env)}: {error}", file=stderr)
             return 1
         finally:
             app.close()

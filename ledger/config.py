@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 STORES: dict[str, str] = {
-    "memory": "eventsourcing.popo",
+    "memory": "ledger.memory_store",
     "sqlite": "eventsourcing.sqlite",
     "postgres": "eventsourcing.postgres",
 }

@@ -287,7 +287,7 @@ def report(tally: Tally, elapsed: float, events: int) -> dict[str, Any]:
     mean = tally.net_units / hands0 if hands0 else 0.0
     # Standard error of player_net_per_hand, from the per-round results (hands of one round
     # share a dealer hand, so they are not independent).
-    per_hand = hands0 / tally.rounds if tally.rounds else 1
+    per_round = hands0 / tally.rounds if tally.rounds else 1
     var = (tally.net_units_sq / tally.rounds - mean**2) if tally.rounds > 1 else 0.0
     stderr = (max(var, 0.0) / tally.rounds) ** 0.5 if tally.rounds > 1 else None
     return {
@@ -300,7 +300,7 @@ def report(tally: Tally, elapsed: float, events: int) -> dict[str, Any]:
         "events_per_second": round(events / elapsed, 1) if elapsed else None,
         "player_net_per_hand": mean,
         "player_net_per_hand_stderr": stderr,
-        "hands_per_round": per_hand,
+        "hands_per_round": per_round,
         "naturals_rate": tally.naturals / hands0 if hands0 else 0.0,
         "dealer": dealer_table(tally),
     }

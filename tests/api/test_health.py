@@ -27,4 +27,4 @@ def test_each_app_is_built_afresh():
     first, second = create_app({"LEDGER_STORE": "memory"}), create_app({"LEDGER_STORE": "memory"})
 
     assert first is not second
-    assert first.config["STORE_ENV"]["PERSISTENCE_MODULE"] == "eventsourcing.popo"
+    assert first.config["STORE_ENV"]["PERSISTENCE_MODULE"] == "ledger.memory_store"

@@ -34,7 +34,6 @@ from ledger.errors import (
 SPARE = ["KS"] * 10  # never reached by a correct ledger in these scenarios
 
 
-
 class CasinoTable:
     """A casino table with players already seated, dealing from a fixed shoe."""
 
@@ -929,8 +928,6 @@ def test_CB_X_SURRENDER_late_surrender_returns_half_the_bet(table):
         clauses=["CB-X-SURRENDER"],
     )
     t.assert_money(-100)
-
-
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,11 @@ def test_VU_2_by_cut_the_lowest_card_deals_and_each_cut_is_recorded(app, fund):
 
     assert chosen["dealer"] == bob and chosen["method"] == "cut"
     cuts = [e for e in app.events.get(app.get_table(table).id) if type(e).__name__ == "CutForDeal"]
-    assert [(e.player_id, e.card, e.shoe_index) for e in cuts] == [(ann, "9C", 0), (bob, "3D", 1), (cid, "KH", 2)]
+    assert [(e.player_id, e.card, e.shoe_index) for e in cuts] == [
+        (ann, "9C", 0),
+        (bob, "3D", 1),
+        (cid, "KH", 2),
+    ]
     shoe = app.get_shoe(cuts[0].shoe)
     assert shoe.revealed and shoe.fixed
 

@@ -186,7 +186,8 @@ def test_the_replay_returns_the_first_result_with_a_position_at_or_after_it(app,
     again = app.deposit(pid, 500, command_id="dep-1")
 
     assert {k: v for k, v in again.items() if k != "position"} == {
-        **{k: v for k, v in first.items() if k != "position"}, "replayed": True,
+        **{k: v for k, v in first.items() if k != "position"},
+        "replayed": True,
     }
     assert again["position"] > first["position"]
 

@@ -54,7 +54,9 @@ def test_a_refused_decision_writes_nothing(app, fund):
     stored = app.recorder.max_notification_id()
 
     with pytest.raises(OutOfTurn):
-        app.play_round(table, {ann: 1000, bob: 1000}, lambda rnd, hand: {"action": "stand", "hand": "h2"})
+        app.play_round(
+            table, {ann: 1000, bob: 1000}, lambda rnd, hand: {"action": "stand", "hand": "h2"}
+        )
 
     assert app.recorder.max_notification_id() == stored
     assert app.get_table(table).current_round is None

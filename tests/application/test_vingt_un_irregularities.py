@@ -89,7 +89,10 @@ def test_VU_23_the_dealer_must_keep_both_of_his_own(app, table):
     rnd = app.get_round(rid)
     assert rnd.dealer_hand["cards"] == ["9C", "8D", "TS", "9H"]
     assert rnd.ended
-    assert {h: e.clauses for h, e in _settled(app, rid).items()} == {"h1": ["VU-15"], "h2": ["VU-15"]}
+    assert {h: e.clauses for h, e in _settled(app, rid).items()} == {
+        "h1": ["VU-15"],
+        "h2": ["VU-15"],
+    }
 
 
 def test_VU_24_a_player_missed_by_the_dealer_may_throw_up_his_cards(app, table):

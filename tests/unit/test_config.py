@@ -48,19 +48,19 @@ def test_sqlite_in_memory_makes_no_directory(tmp_path):
 def test_memory_store_uses_plain_python_objects():
     env = store_env(environ={"LEDGER_STORE": "memory"})
 
-    assert env == {"PERSISTENCE_MODULE": "eventsourcing.popo", "LEDGER_ALLOW_FIXED_SHOES": "false"}
+    assert env == {"PERSISTENCE_MODULE": "ledger.memory_store", "LEDGER_ALLOW_FIXED_SHOES": "false"}
 
 
 def test_store_names_ignore_case_and_surrounding_space():
     assert store_env(environ={"LEDGER_STORE": " Memory "})["PERSISTENCE_MODULE"] == (
-        "eventsourcing.popo"
+        "ledger.memory_store"
     )
 
 
 def test_kind_argument_beats_ledger_store():
     env = store_env("memory", environ={"LEDGER_STORE": "postgres"})
 
-    assert env["PERSISTENCE_MODULE"] == "eventsourcing.popo"
+    assert env["PERSISTENCE_MODULE"] == "ledger.memory_store"
 
 
 def test_postgres_defaults_match_the_local_test_server():
@@ -145,7 +145,7 @@ def test_typed_helpers_read_defaults_and_values():
 def test_store_env_reads_os_environ_by_default(monkeypatch):
     monkeypatch.setenv("LEDGER_STORE", "memory")
 
-    assert store_env()["PERSISTENCE_MODULE"] == "eventsourcing.popo"
+    assert store_env()["PERSISTENCE_MODULE"] == "ledger.memory_store"
 
 
 def test_describe_names_each_store_in_one_line():

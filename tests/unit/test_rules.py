@@ -21,7 +21,9 @@ def test_defaults_round_trip_through_the_record(family):
 def test_the_record_holds_every_option_so_old_tables_never_use_new_defaults():
     record = rules_for("casino", {"decks": 2}).to_dict()
 
-    assert {"decks", "soft17", "blackjack_payout", "penetration", "min_stake", "credit"} <= set(record)
+    assert {"decks", "soft17", "blackjack_payout", "penetration", "min_stake", "credit"} <= set(
+        record
+    )
     assert record["decks"] == 2
 
 
@@ -61,8 +63,14 @@ def test_an_unknown_family_is_refused_listing_the_families():
 
 @pytest.mark.parametrize(
     ("mode", "value", "expected"),
-    [("down", Fraction(615, 2), 307), ("half_up", Fraction(615, 2), 308), ("up", Fraction(1231, 5), 247),
-     ("down", Fraction(1231, 5), 246), ("half_up", Fraction(1231, 5), 246), ("down", Fraction(300), 300)],
+    [
+        ("down", Fraction(615, 2), 307),
+        ("half_up", Fraction(615, 2), 308),
+        ("up", Fraction(1231, 5), 247),
+        ("down", Fraction(1231, 5), 246),
+        ("half_up", Fraction(1231, 5), 246),
+        ("down", Fraction(300), 300),
+    ],
 )
 def test_fractional_payouts_follow_the_tables_rounding(mode, value, expected):
     assert rules_for("casino", {"rounding": mode}).round_payout(value) == expected
@@ -70,8 +78,13 @@ def test_fractional_payouts_follow_the_tables_rounding(mode, value, expected):
 
 @pytest.mark.parametrize(
     ("family", "options", "packs"),
-    [("vingt-un", {}, 1), ("vingt-un", {"deal_limit": "two_packs"}, 2), ("hoyle-1913", {}, 1),
-     ("ochko", {}, 2), ("casino", {"decks": 8}, 8)],
+    [
+        ("vingt-un", {}, 1),
+        ("vingt-un", {"deal_limit": "two_packs"}, 2),
+        ("hoyle-1913", {}, 1),
+        ("ochko", {}, 2),
+        ("casino", {"decks": 8}, 8),
+    ],
 )
 def test_packs_per_shoe_come_from_the_rules(family, options, packs):
     assert rules_for(family, options).packs == packs

@@ -33,8 +33,13 @@ UPS = ["2H", "3D", "4C", "5S", "6H", "7D", "8C", "9S", "TH", "AD"]
 
 def play(cards, up, view=S17, hands=1, dbl=True, split=True, sur=True):
     return basic_strategy(
-        tuple(cards.split()), up, view,
-        hands_in_play=hands, can_double=dbl, can_split=split, can_surrender=sur,
+        tuple(cards.split()),
+        up,
+        view,
+        hands_in_play=hands,
+        can_double=dbl,
+        can_split=split,
+        can_surrender=sur,
     )
 
 
@@ -269,24 +274,30 @@ def test_four_four_vs_5():
 @pytest.mark.parametrize(
     "cards, up, as_total",
     [
-        ("8H 8C", "TD", H),   # hard 16 vs T (surrender not offered here)
-        ("8H 8C", "6D", S),   # hard 16 vs 6
-        ("AH AC", "6D", H),   # soft 12
-        ("9H 9C", "6D", S),   # hard 18
-        ("5H 5C", "6D", D),   # hard 10
-        ("4H 4C", "5D", H),   # hard 8
-        ("6H 6C", "4D", S),   # hard 12 vs 4
-        ("2H 2C", "4D", H),   # hard 4
-        ("7H 7C", "2D", S),   # hard 14 vs 2
+        ("8H 8C", "TD", H),  # hard 16 vs T (surrender not offered here)
+        ("8H 8C", "6D", S),  # hard 16 vs 6
+        ("AH AC", "6D", H),  # soft 12
+        ("9H 9C", "6D", S),  # hard 18
+        ("5H 5C", "6D", D),  # hard 10
+        ("4H 4C", "5D", H),  # hard 8
+        ("6H 6C", "4D", S),  # hard 12 vs 4
+        ("2H 2C", "4D", H),  # hard 4
+        ("7H 7C", "2D", S),  # hard 14 vs 2
     ],
 )
 def test_pair_at_max_hands_played_as_total(max_hands, cards, up, as_total):
-    view = TableView(decks=6, dealer_hits_soft_17=False, double_after_split=True,
-                     surrender=False, max_hands=max_hands)
+    view = TableView(
+        decks=6,
+        dealer_hits_soft_17=False,
+        double_after_split=True,
+        surrender=False,
+        max_hands=max_hands,
+    )
     assert play(cards, up, view, hands=max_hands, sur=False) == as_total
     if max_hands > 1:
         assert play(cards, up, view, hands=max_hands - 1, sur=False) in (
-            (P,) if cards in ("8H 8C", "AH AC", "9H 9C", "4H 4C", "6H 6C", "2H 2C", "7H 7C")
+            (P,)
+            if cards in ("8H 8C", "AH AC", "9H 9C", "4H 4C", "6H 6C", "2H 2C", "7H 7C")
             else (as_total,)
         )
 
@@ -324,8 +335,12 @@ def test_no_double_after_split_without_das():
 def test_surrender_when_allowed_else_fallback(cards, up, view, fallback):
     assert play(cards, up, view, sur=True) == R
     assert play(cards, up, view, sur=False) == fallback
-    no_ls = TableView(decks=view.decks, dealer_hits_soft_17=view.dealer_hits_soft_17,
-                      double_after_split=True, surrender=False)
+    no_ls = TableView(
+        decks=view.decks,
+        dealer_hits_soft_17=view.dealer_hits_soft_17,
+        double_after_split=True,
+        surrender=False,
+    )
     assert play(cards, up, no_ls, sur=True) == fallback
 
 
@@ -337,15 +352,15 @@ def test_hard_16_vs_ten_surrenders_when_allowed_else_hits():
 @pytest.mark.parametrize(
     "cards, up, view",
     [
-        ("TH 5C", "AD", S17),   # 15 vs A: S17 does not surrender
-        ("TH 7C", "AD", S17),   # 17 vs A: S17 does not surrender
+        ("TH 5C", "AD", S17),  # 15 vs A: S17 does not surrender
+        ("TH 7C", "AD", S17),  # 17 vs A: S17 does not surrender
         ("TH 5C", "9D", S17),
         ("TH 6C", "8D", S17),
-        ("8H 8C", "TD", S17),   # 8,8 split, not surrendered
+        ("8H 8C", "TD", S17),  # 8,8 split, not surrendered
         ("8H 8C", "AD", S17),
         ("8H 8C", "TD", H17),
         ("7H 7C", "TD", S17),
-        ("AH 5C", "TD", S17),   # soft hands never surrender
+        ("AH 5C", "TD", S17),  # soft hands never surrender
         ("TH 4C", "TD", H17),
         ("TH 6C", "6D", H17),
     ],
@@ -369,17 +384,22 @@ def test_unsplittable_eights_surrender_as_hard_16():
 @pytest.mark.parametrize(
     "double_on, cards, up, expected",
     [
-        ("10_11", "5H 4C", "5D", H),   # 9 not doublable
+        ("10_11", "5H 4C", "5D", H),  # 9 not doublable
         ("10_11", "6H 4C", "5D", D),
         ("9_11", "5H 4C", "5D", D),
-        ("9_11", "AH 6C", "5D", H),    # soft 17 not doublable
-        ("9_11", "AH 7C", "5D", S),    # soft 18 Ds -> stand
+        ("9_11", "AH 6C", "5D", H),  # soft 17 not doublable
+        ("9_11", "AH 7C", "5D", S),  # soft 18 Ds -> stand
         ("any_two", "AH 7C", "5D", D),
     ],
 )
 def test_double_on_restrictions(double_on, cards, up, expected):
-    view = TableView(decks=6, dealer_hits_soft_17=False, double_after_split=True,
-                     surrender=True, double_on=double_on)
+    view = TableView(
+        decks=6,
+        dealer_hits_soft_17=False,
+        double_after_split=True,
+        surrender=True,
+        double_on=double_on,
+    )
     assert play(cards, up, view) == expected
 
 
@@ -388,8 +408,9 @@ def test_double_on_restrictions(double_on, cards, up, expected):
 
 @pytest.mark.parametrize("decks", [1, 2, 8])
 def test_multi_deck_chart_used_for_any_deck_count(decks):
-    view = TableView(decks=decks, dealer_hits_soft_17=False, double_after_split=True,
-                     surrender=False)
+    view = TableView(
+        decks=decks, dealer_hits_soft_17=False, double_after_split=True, surrender=False
+    )
     assert play("6H 5C", "AD", view) == H
     assert play("AH 7C", "2D", view) == S
     assert play("TH 2C", "3D", view) == H
@@ -403,29 +424,46 @@ def test_multi_deck_chart_used_for_any_deck_count(decks):
     [
         ("TH 6C", H),
         ("TH 7C", S),
-        ("AH 6C", S),      # soft 17 stands
-        ("AH 5C", H),      # soft 16 hits
-        ("AH 5C TD", H),   # hard 16
-        ("AH 6C TD", S),   # hard 17
+        ("AH 6C", S),  # soft 17 stands
+        ("AH 5C", H),  # soft 16 hits
+        ("AH 5C TD", H),  # hard 16
+        ("AH 6C TD", S),  # hard 17
         ("5H 5C", H),
         ("AH AC", H),
         ("TH 9C", S),
-        ("TH 6C 9D", S),   # bust: stand
+        ("TH 6C 9D", S),  # bust: stand
     ],
 )
 @pytest.mark.parametrize("up", ["2H", "TD", "AS"])
 def test_mimic_dealer(cards, up, expected):
     assert mimic_dealer(tuple(cards.split()), up, S17) == expected
-    assert mimic_dealer(tuple(cards.split()), up, H17, hands_in_play=2, can_double=True,
-                        can_split=True, can_surrender=True) == expected
+    assert (
+        mimic_dealer(
+            tuple(cards.split()),
+            up,
+            H17,
+            hands_in_play=2,
+            can_double=True,
+            can_split=True,
+            can_surrender=True,
+        )
+        == expected
+    )
 
 
 def test_policies_uniform_signature():
     assert POLICIES["basic"] is basic_strategy
     assert POLICIES["mimic"] is mimic_dealer
     for name, policy in POLICIES.items():
-        d = policy(("TH", "6C"), "7D", S17, hands_in_play=1, can_double=True,
-                   can_split=True, can_surrender=False)
+        d = policy(
+            ("TH", "6C"),
+            "7D",
+            S17,
+            hands_in_play=1,
+            can_double=True,
+            can_split=True,
+            can_surrender=False,
+        )
         assert d == H, name
         d = policy(("TH", "6C"), "7D", S17, 1, True, True, False)
         assert d == H, name
@@ -455,8 +493,9 @@ _view = st.builds(
     can_split=st.booleans(),
     can_surrender=st.booleans(),
 )
-def test_basic_strategy_respects_permissions(cards, up, view, hands, can_double,
-                                            can_split, can_surrender):
+def test_basic_strategy_respects_permissions(
+    cards, up, view, hands, can_double, can_split, can_surrender
+):
     d = basic_strategy(cards, up, view, hands, can_double, can_split, can_surrender)
     assert isinstance(d, Decision)
     total, soft = _total(cards)

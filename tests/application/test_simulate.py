@@ -1,0 +1,372 @@
+"""The simulator plays real rounds through the application; its figures must agree with the
+known figures of casino Blackjack, a seed must make a run reproducible, and the CLI and the
+benchmarks must run.
+
+Statistics: one seeded run of ROUNDS rounds is shared by the figure checks. Each check allows
+Z standard errors (computed from the run's own counts) plus, for the dealer table, a small
+allowance for the difference between a full shoe and a shoe part-dealt (card removal). With the
+seed fixed the run is deterministic, so the checks never flake; a wrong rule (a dealer hitting
+soft 17, a blackjack paid 1:1) moves the figures by many standard errors.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import subprocess
+import sys
+from collections import Counter
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from ledger.application import TwentyOneLedger
+from ledger.cli import main
+from ledger.config import store_env
+from ledger.shuffle import ALGORITHM, verify_seed
+from ledger.simulate import (
+    FINALS,
+    UPCARDS,
+    Settings,
+    Tally,
+    dealer_table,
+    play_round,
+    run,
+    setup_table,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+ROUNDS = 2500  # about 15 s; the standard error of a share with n samples is at most 0.5/sqrt(n)
+Z = 4.0
+SEED = 2024
+
+
+# -- the dealer's final-total table, computed exactly for a full 6-deck shoe ----------------------
+
+
+def exact_dealer_table(decks: int = 6, hit_soft_17: bool = False) -> dict[str, dict[str, float]]:
+    """P(final outcome | up-card) when the hole card and draws come from the rest of a full
+    shoe. Agrees with the published tables (6 decks, S17: the dealer busts 42.3% of the time
+    with a 6 up, 35.4% with a 2, and 23.0% with a ten once he has peeked for blackjack)."""
+
+    @cache
+    def final(
+        hard: int, has_ace: bool, cards: int, shoe: tuple[int, ...]
+    ) -> tuple[tuple[str, float], ...]:
+        soft = has_ace and hard + 10 <= 21
+        best = hard + 10 if soft else hard
+        if cards == 2 and best == 21:
+            return (("blackjack", 1.0),)
+        if best > 21:
+            return (("bust", 1.0),)
+        if best > 17 or (best == 17 and not (hit_soft_17 and soft)):
+            return ((str(best), 1.0),)
+        out: Counter = Counter()
+        left = sum(shoe)
+        for value in range(1, 11):
+            if shoe[value]:
+                rest = list(shoe)
+                rest[value] -= 1
+                for outcome, p in final(
+                    hard + value, has_ace or value == 1, cards + 1, tuple(rest)
+                ):
+                    out[outcome] += shoe[value] / left * p
+        return tuple(out.items())
+
+    table = {}
+    for up in UPCARDS:
+        value = 1 if up == "A" else int(up)
+        shoe = [0] + [4 * decks] * 9 + [16 * decks]
+        shoe[value] -= 1
+        table[up] = dict(final(value, value == 1, 1, tuple(shoe)))
+    return table
+
+
+EXACT = exact_dealer_table()
+
+
+def test_the_exact_table_is_the_published_one():
+    assert EXACT["6"]["bust"] == pytest.approx(0.4228, abs=0.0005)
+    assert EXACT["2"]["bust"] == pytest.approx(0.3536, abs=0.0005)
+    assert EXACT["10"]["blackjack"] == pytest.approx(0.0772, abs=0.0005)
+    assert EXACT["10"]["bust"] / (1 - EXACT["10"]["blackjack"]) == pytest.approx(0.230, abs=0.001)
+    assert all(sum(row.values()) == pytest.approx(1.0) for row in EXACT.values())
+
+
+# -- one long seeded run --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def figures():
+    app = TwentyOneLedger(env=store_env("memory", environ={}))
+    try:
+        yield run(Settings(rounds=ROUNDS, seed=SEED, players=1, strategy="basic"), app)
+    finally:
+        app.close()
+
+
+def share_tolerance(p: float, n: int) -> float:
+    return Z * math.sqrt(max(p * (1 - p), 0.01) / n)
+
+
+@pytest.mark.slow
+def test_the_dealer_busts_as_often_as_the_published_figures_say(figures):
+    six, ten = figures["dealer"]["6"], figures["dealer"]["10"]
+
+    # A 6 up: no blackjack possible, busts 42%.
+    assert six["blackjack"] == 0
+    assert six["bust"] == pytest.approx(0.4228, abs=share_tolerance(0.4228, six["played"]) + 0.005)
+    # A ten up: busts 23% of the hands he plays out after peeking for blackjack.
+    after_peek = ten["bust"] / (1 - ten["blackjack"])
+    assert after_peek == pytest.approx(0.230, abs=share_tolerance(0.230, ten["played"]) + 0.005)
+    assert ten["blackjack"] == pytest.approx(0.0772, abs=share_tolerance(0.0772, ten["n"]) + 0.003)
+
+
+@pytest.mark.slow
+def test_every_cell_of_the_dealer_table_agrees_with_the_exact_figures(figures):
+    table = figures["dealer"]
+    assert sum(row["n"] for row in table.values()) == ROUNDS
+    for up in UPCARDS:
+        row = table[up]
+        assert sum(row[k] for k in FINALS) == pytest.approx(1.0)
+        assert row["under_17"] == 0  # the casino dealer always draws to 17
+        for outcome in FINALS[1:]:
+            expected = EXACT[up].get(outcome, 0.0)
+            n = row["n"] if outcome == "blackjack" else row["played"]
+            assert row[outcome] == pytest.approx(
+                expected, abs=share_tolerance(expected, n) + 0.005
+            ), (up, outcome)
+
+
+@pytest.mark.slow
+def test_basic_strategy_loses_about_half_a_percent(figures):
+    # 6 decks, S17, DAS, no surrender, 3:2: the house edge is about 0.45% of the initial bet.
+    stderr = figures["player_net_per_hand_stderr"]
+
+    assert 0.015 < stderr < 0.03  # the sample is large enough for the band to mean something
+    assert figures["player_net_per_hand"] == pytest.approx(-0.0045, abs=Z * stderr)
+    assert -0.12 < figures["player_net_per_hand"] < 0.11
+
+
+@pytest.mark.slow
+def test_naturals_come_in_one_hand_in_twenty_one(figures):
+    p = 2 * (24 / 312) * (96 / 311)  # an ace and a ten-card from a full 6-deck shoe: 4.75%
+
+    assert figures["naturals_rate"] == pytest.approx(
+        p, abs=share_tolerance(p, figures["initial_hands"])
+    )
+    assert figures["rounds"] == figures["initial_hands"] == ROUNDS
+    assert figures["hands"] >= ROUNDS  # splits add hands
+    assert figures["events"] > 15 * ROUNDS
+
+
+# -- counting -------------------------------------------------------------------------------------
+
+
+def test_a_natural_is_an_initial_hand_dealt_ace_and_ten_not_a_split_ace_drawing_a_ten(app):
+    s = Settings(rounds=2, players=1, strategy="basic")
+    table, view = setup_table(s, app)
+    shoe = [
+        "AS",
+        "9H",
+        "KD",
+        "7C",  # round 1: a natural against a dealer 16 (who needs not draw)
+        "AD",
+        "6H",
+        "AC",
+        "TC",  # round 2: aces split against a 6 ...
+        "KH",
+        "QS",  # ... each drawing a ten-card: 21, but no natural
+        "9D",  # the dealer draws to 16 and busts
+    ] + ["2C"] * 30
+    app.fix_next_shoe(table, shoe)
+    tally = Tally()
+
+    first = app.get_round(play_round(app, table, s, view, tally))
+    second = app.get_round(play_round(app, table, s, view, tally))
+
+    assert first.hands["h1"]["outcome"] == "blackjack"
+    assert [h["cards"] for h in second.hands.values()] == [["AD", "KH"], ["AC", "QS"]]
+    assert (tally.naturals, tally.initial_hands, tally.hands) == (1, 2, 3)
+    assert tally.net_units == pytest.approx(1.5 + 2)
+
+
+def test_the_dealer_table_counts_the_rounds_he_did_not_need_to_play():
+    # 10 rounds with a ten up: one dealer blackjack, nine without; he played only three of
+    # those (in the others the player had busted) and busted in all three.
+    tally = Tally()
+    tally.dealer["10"].update({"n": 10, "blackjack": 1})
+    tally.dealer_played["10"].update({"n": 3, "bust": 3})
+
+    row = dealer_table(tally)["10"]
+
+    assert row["blackjack"] == pytest.approx(0.1)  # not 1/4, as counting played rounds gave
+    assert row["bust"] == pytest.approx(0.9)
+    assert (row["n"], row["played"]) == (10, 3)
+
+
+# -- seeds ----------------------------------------------------------------------------------------
+
+TIMINGS = ("seconds", "rounds_per_second", "events_per_second")
+
+
+def seeded(seed: int | None, family: str = "casino", one_command: bool = False) -> dict:
+    app = TwentyOneLedger(env=store_env("memory", environ={}))
+    settings = Settings(family=family, rounds=60, seed=seed, players=2, one_command=one_command)
+    try:
+        result = run(settings, app)
+    finally:
+        app.close()
+    return {k: v for k, v in result.items() if k not in TIMINGS}
+
+
+@pytest.mark.parametrize("family", ["casino", "vingt-un", "hoyle-1913", "ochko"])
+def test_the_same_seed_gives_the_same_figures(family):
+    assert seeded(11, family) == seeded(11, family)
+
+
+@pytest.mark.parametrize("family", ["casino", "vingt-un", "hoyle-1913", "ochko"])
+def test_one_command_per_round_plays_exactly_the_same_rounds(family):
+    step_by_step = seeded(11, family)
+
+    assert seeded(11, family, one_command=True) == step_by_step
+
+
+def test_another_seed_or_no_seed_deals_other_cards():
+    assert seeded(11) != seeded(12)
+    assert seeded(None) != seeded(None)
+
+
+def test_seeded_shoes_follow_the_provably_fair_protocol():
+    app = TwentyOneLedger(env=store_env("memory", environ={}))
+    try:
+        run(Settings(rounds=80, seed=5), app)  # a 6-deck shoe lasts about 45 one-player rounds
+        shoes = [
+            app.get_shoe(n.originator_id)
+            for n in app.recorder.select_notifications(start=1, limit=10**6)
+            if n.topic.endswith("Shoe.Committed")
+        ]
+    finally:
+        app.close()
+
+    revealed = [shoe for shoe in shoes if shoe.revealed]
+    assert len(shoes) >= 2 and revealed
+    for shoe in revealed:
+        assert not shoe.fixed and shoe.algorithm == ALGORITHM and shoe.cut_at is not None
+        assert verify_seed(shoe.server_seed, shoe.commitment)
+
+
+# -- the command line -----------------------------------------------------------------------------
+
+
+def test_simulate_prints_one_json_object_with_the_figures_and_the_settings():
+    out, err = io.StringIO(), io.StringIO()
+
+    code = main(
+        ["simulate", "--rounds", "20", "--seed", "3", "--players", "2", "--strategy", "mimic"],
+        stdout=out,
+        stderr=err,
+    )
+
+    assert code == 0 and err.getvalue() == ""
+    (line,) = out.getvalue().splitlines()
+    result = json.loads(line)
+    for key in (
+        "rounds",
+        "hands",
+        "events",
+        "rounds_per_second",
+        "player_net_per_hand",
+        "naturals_rate",
+        "dealer",
+    ):
+        assert key in result
+    assert result["rounds"] == 20 and result["hands"] >= 40
+    assert set(result["dealer"]) == set(UPCARDS)
+    assert set(FINALS) | {"n"} <= set(result["dealer"]["10"])
+    assert result["seed"] == 3
+    assert (result["settings"]["players"], result["settings"]["strategy"]) == (2, "mimic")
+
+
+def test_simulate_on_sqlite_keeps_the_file_it_was_given(tmp_path):
+    path = tmp_path / "sim" / "run.sqlite3"
+    out = io.StringIO()
+
+    assert (
+        main(
+            ["simulate", "--rounds", "5", "--store", "sqlite", "--sqlite-path", str(path)],
+            stdout=out,
+            stderr=io.StringIO(),
+        )
+        == 0
+    )
+
+    result = json.loads(out.getvalue())
+    assert result["rounds"] == 5 and result["sqlite_path"] == str(path)
+    assert path.exists()
+
+
+@pytest.mark.parametrize("family", ["vingt-un", "hoyle-1913", "ochko"])
+def test_simulate_plays_the_private_games(family):
+    out = io.StringIO()
+
+    assert (
+        main(
+            ["simulate", "--family", family, "--rounds", "10", "--players", "3", "--seed", "1"],
+            stdout=out,
+            stderr=io.StringIO(),
+        )
+        == 0
+    )
+    assert json.loads(out.getvalue())["initial_hands"] == 30
+
+
+def test_python_m_ledger_simulate_runs_as_a_program():
+    done = subprocess.run(
+        [sys.executable, "-m", "ledger", "simulate", "--rounds", "3", "--seed", "1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "LEDGER_STORE": "memory"},
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # no progress bar when stderr is not a terminal
+    assert json.loads(done.stdout)["rounds"] == 3
+
+
+# -- the benchmarks, quick mode, in-memory store only ---------------------------------------------
+
+
+def test_the_benchmarks_run_in_quick_mode(capsys):
+    from benchmarks.__main__ import main as bench
+
+    assert bench(["--quick", "--stores", "memory"]) == 0
+
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    names = {line["name"] for line in lines}
+    assert {"rounds_per_s_memory", "events_per_s_memory", "sim_rounds_per_s_vs_gymnasium"} <= names
+    assert {
+        f"load_{what}_memory_after_100_rounds" for what in ("table", "round", "player")
+    } <= names
+    for line in lines:
+        assert {"name", "value", "unit", "baseline", "ratio", "target"} <= set(line)
+        if line["baseline"] and line["value"] is not None:
+            assert line["ratio"] == pytest.approx(line["value"] / line["baseline"], rel=1e-3)
+    targeted = [line for line in lines if line["target"]]
+    assert targeted and all("met" in line for line in targeted)
+
+
+def test_an_unreachable_store_is_an_error_message_not_a_traceback(monkeypatch):
+    monkeypatch.setenv("POSTGRES_HOST", "127.0.0.1")
+    monkeypatch.setenv("POSTGRES_PORT", "1")  # nothing listens there
+    monkeypatch.setenv("POSTGRES_CONNECT_TIMEOUT", "1")
+    out, err = io.StringIO(), io.StringIO()
+
+    assert main(["simulate", "--store", "postgres", "--rounds", "1"], stdout=out, stderr=err) == 1
+    assert out.getvalue() == ""
+    assert "PostgreSQL postgres@127.0.0.1:1/test" in err.getvalue()
