@@ -12,6 +12,7 @@ from enum import Enum
 from typing import Any
 from uuid import UUID
 
+import orjson
 from eventsourcing.domain import Aggregate
 
 GENESIS = "0" * 64
@@ -30,8 +31,15 @@ def _plain(value: Any) -> Any:
 
 
 def canonical(fields: dict[str, Any]) -> bytes:
-    """Sorted keys, no whitespace, UTF-8, UUIDs and times as ISO text: any verifier can
-    reproduce the bytes from an export line."""
+    """Sorted keys, no whitespace, UTF-8, UUIDs as text and times in ISO 8601: the bytes of
+    ``json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` in any
+    language, so any verifier can reproduce them from an export line. orjson writes exactly
+    those bytes, several times faster (a test holds the two to the same output)."""
+    return orjson.dumps(fields, option=orjson.OPT_SORT_KEYS, default=_plain)
+
+
+def canonical_reference(fields: dict[str, Any]) -> bytes:
+    """The same encoding with the standard library, the yardstick for ``canonical``."""
     return json.dumps(
         fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_plain
     ).encode()

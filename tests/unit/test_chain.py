@@ -48,3 +48,20 @@ def test_the_hash_covers_the_event_type():
 
     assert event_hash("Player.FundsTransferred", fields) == events[1].hash
     assert event_hash("Round.FundsTransferred", fields) != events[1].hash
+
+
+def test_the_fast_canonical_encoding_equals_the_standard_librarys():
+    from datetime import UTC, datetime
+    from uuid import uuid4
+
+    from ledger.domain.chain import canonical, canonical_reference
+
+    fields = {
+        "z": [1, "Очко", {"b": uuid4(), "a": None}],
+        "a": datetime(2026, 1, 1, tzinfo=UTC),
+        "m": datetime.now(UTC),
+        "é": True,
+        "n": -205,
+    }
+
+    assert canonical(fields) == canonical_reference(fields)
