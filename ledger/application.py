@@ -25,6 +25,7 @@ from ledger.errors import (
     ConcurrentUpdate,
     IdempotencyConflict,
     InvalidCommand,
+    LedgerError,
     NotPermitted,
     RuleViolation,
     WrongPhase,
@@ -105,9 +106,18 @@ class TwentyOneLedger(Application):
             if earlier is not None:
                 return earlier
         uow = UnitOfWork(self)
-        result = body(uow)
+        try:
+            result = body(uow)
+        except LedgerError:
+            if command_id is not None:  # the first try may have committed meanwhile
+                earlier = self._recorded(command_id, print_)
+                if earlier is not None:
+                    return earlier
+            raise
         if command_id is not None:
             uow.add(CommandRecord.record(command_id, name, print_, result, actor))
+        for effect in uow.before_save:
+            effect()
         try:
             recordings = self.save(*uow.pending())
         except IntegrityError:
@@ -119,6 +129,8 @@ class TwentyOneLedger(Application):
                 f"{name}: another command changed the same table, round or wallet first; "
                 "reload and try again"
             ) from None
+        for effect in uow.after_save:
+            effect()
         cache = self.repository.cache
         if cache is not None:
             # The saved aggregates are the newest versions: cache them so the next command
@@ -138,8 +150,7 @@ class TwentyOneLedger(Application):
             return None
         if record.fingerprint != print_:
             raise IdempotencyConflict(
-                f"command id {command_id!r} was first used for another command "
-                f"({record.command})"
+                f"command id {command_id!r} was first used for another command ({record.command})"
             )
         # The first write's exact position is not kept; the newest one is as good for
         # read-your-writes, since it can only be at or after it.
@@ -305,7 +316,7 @@ class TwentyOneLedger(Application):
         seat order; the lowest card deals (ace low), the earlier seat on equal cards."""
         from ledger.cards import pip_value
 
-        shoe = uow.add(self.shoes.new_shoe(table, actor, "VU-2"))
+        shoe = uow.add(self.shoes.new_shoe(table, actor, "VU-2", uow))
         order = self.shoes.order(shoe)
         cuts = []
         for index, (seat, player) in enumerate(table.seated_in_order(None)):

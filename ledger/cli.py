@@ -6,7 +6,7 @@ terminal.
     python -m ledger simulate --family casino --rounds 10000 --seed 1 --store memory
 
 ``--seed`` makes a run reproducible: the shoes' server seeds and cuts then come from
-``random.Random(seed)`` instead of ``secrets`` (simulation only; see ``SeededShoeService``).
+``random.Random(seed)`` instead of ``secrets`` (simulation only; see ``ShoeService.rng``).
 """
 
 from __future__ import annotations

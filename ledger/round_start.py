@@ -88,7 +88,7 @@ def _ensure_shoe(
         if not spent:
             return False
         app.shoes.retire(uow.shoe(table.shoe_id), dealt, "shoe retired before a round")
-    uow.add(app.shoes.new_shoe(table, cutter, CUT_CLAUSE[table.family], cut))
+    uow.add(app.shoes.new_shoe(table, cutter, CUT_CLAUSE[table.family], uow, cut))
     return True
 
 

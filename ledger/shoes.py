@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import secrets
 from collections import deque
 from typing import Any
@@ -30,6 +31,9 @@ class ShoeService:
     def __init__(self, vault: ShoeVault, allow_fixed: bool) -> None:
         self.vault = vault
         self.allow_fixed = allow_fixed
+        # Seeds and cuts come from ``secrets``. A simulation may set a ``random.Random`` here
+        # to repeat its runs; such seeds are predictable, so those shoes never deal for money.
+        self.rng: random.Random | None = None
         self._fixed: dict[str, deque[list[str]]] = {}
         self._orders: dict[UUID, tuple[str, ...]] = {}
 
@@ -46,12 +50,19 @@ class ShoeService:
             raise InvalidCommand(f"a fixed shoe needs card codes like 'TH'; bad: {bad[:3]}")
         self._fixed.setdefault(str(table_id), deque()).append(list(order))
 
-    def new_shoe(self, table: Table, cutter: str, clause: str, cut: int | None = None) -> Shoe:
+    def new_shoe(
+        self, table: Table, cutter: str, clause: str, uow: Any, cut: int | None = None
+    ) -> Shoe:
         rules = table.rules
         nonce = table.shoe_nonce + 1
-        fixed = self._fixed.get(str(table.id))
-        if fixed:
-            order = fixed.popleft()
+        key = str(table.id)
+        fixed = self._fixed.get(key)
+        taken = uow.taken.get(key, 0)
+        if fixed and len(fixed) > taken:
+            order = fixed[taken]  # released from the queue only if the command succeeds
+            uow.taken[key] = taken + 1
+            if taken == 0:
+                uow.after_save.append(lambda: self._release_fixed(key, uow.taken[key]))
             shoe = Shoe.commit(
                 table_id=table.id,
                 nonce=nonce,
@@ -63,12 +74,16 @@ class ShoeService:
                 clause=FIXED_CLAUSE,
                 actor="ledger",
             )
-            self.vault.seal(shoe.id, "", order)
+            uow.before_save.append(self.vault.prepare(shoe.id, "", order))
             shoe.cut_by(0, cutter, clause)
             self._orders[shoe.id] = tuple(order)
             size = len(order)
         else:
-            seed = shuffle.new_server_seed()
+            seed = (
+                shuffle.new_server_seed()
+                if self.rng is None
+                else self.rng.getrandbits(256).to_bytes(32, "big").hex()
+            )
             shoe = Shoe.commit(
                 table_id=table.id,
                 nonce=nonce,
@@ -80,12 +95,23 @@ class ShoeService:
                 clause=clause,
                 actor="ledger",
             )
-            self.vault.seal(shoe.id, seed, [])
-            k = secrets.randbelow(shoe.size) if cut is None else cut
+            uow.before_save.append(self.vault.prepare(shoe.id, seed, []))
+            if cut is not None:
+                k = cut
+            else:
+                k = (
+                    secrets.randbelow(shoe.size)
+                    if self.rng is None
+                    else self.rng.randrange(shoe.size)
+                )
             shoe.cut_by(k, cutter, clause)
             size = shoe.size
         table.trigger_event(Table.ShoeChanged, shoe_id=shoe.id, nonce=nonce, size=size, start=0)
         return shoe
+
+    def _release_fixed(self, key: str, count: int) -> None:
+        for _ in range(count):
+            self._fixed[key].popleft()
 
     def order(self, shoe: Shoe | UUID, loader: Any = None) -> tuple[str, ...]:
         shoe_id = shoe if isinstance(shoe, UUID) else shoe.id
@@ -130,7 +156,7 @@ class RoundCards:
             old = self.uow.shoe(rnd.shoe_id)
             self.service.retire(old, index, "used up mid-round")
             table = self.uow.table(self.table.id)
-            shoe = self.service.new_shoe(table, self.cutter, self.clause)
+            shoe = self.service.new_shoe(table, self.cutter, self.clause, self.uow)
             self.uow.add(shoe)
             rnd.trigger_event(Round.ShoeReplaced, shoe=shoe.id, shoe_next=0, clause=self.clause)
             order = self.service.order(shoe)

@@ -6,7 +6,7 @@ games players draw below 16 (Очко: below 17, at most three cards), split onl
 dealer draws below 17; the Vingt-un dealer calls "double" on an ace or a ten-card.
 
 Reproducible runs: with ``Settings.seed`` the shoes' server seeds and cuts come from a
-``random.Random(seed)`` (see :class:`SeededShoeService`), so the same seed deals the same cards
+``random.Random(seed)`` (``ShoeService.rng``), so the same seed deals the same cards
 and gives the same figures. Without a seed the shuffle is the production one (``secrets``).
 """
 
@@ -18,13 +18,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ledger import shuffle
 from ledger.application import TwentyOneLedger
 from ledger.cards import hand_total, is_ace, is_natural, is_ten_card
 from ledger.domain.round import BUST, DEALER, STOOD
-from ledger.domain.shoe import Shoe
-from ledger.domain.table import Table
-from ledger.shoes import ShoeService
 from ledger.strategy import POLICIES, Decision, TableView
 
 UPCARDS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
@@ -63,44 +59,6 @@ class Tally:
     dealer_played: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
 
 
-class SeededShoeService(ShoeService):
-    """The production shoe service, except that server seeds and cuts come from ``rng``.
-
-    For reproducible simulations only: a seed drawn from ``random.Random`` is predictable, so
-    such shoes must never deal for money. Everything else (commitment, vault, cut event, the
-    provably fair shuffle of SHUFFLE.md) is the production protocol; fixed shoes, when queued,
-    are left to the base class.
-    """
-
-    def __init__(self, base: ShoeService, rng: random.Random) -> None:
-        super().__init__(base.vault, base.allow_fixed)
-        self.rng = rng
-
-    def new_shoe(self, table: Table, cutter: str, clause: str, cut: int | None = None) -> Shoe:
-        if self._fixed.get(str(table.id)):
-            return super().new_shoe(table, cutter, clause, cut)
-        rules = table.rules
-        nonce = table.shoe_nonce + 1
-        seed = self.rng.getrandbits(256).to_bytes(32, "big").hex()
-        shoe = Shoe.commit(
-            table_id=table.id,
-            nonce=nonce,
-            packs=rules.packs,
-            commitment=shuffle.commitment(seed),
-            client_seed=rules.client_seed,
-            algorithm=shuffle.ALGORITHM,
-            fixed=False,
-            clause=clause,
-            actor="ledger",
-        )
-        self.vault.seal(shoe.id, seed, [])
-        shoe.cut_by(self.rng.randrange(shoe.size) if cut is None else cut, cutter, clause)
-        table.trigger_event(
-            Table.ShoeChanged, shoe_id=shoe.id, nonce=nonce, size=shoe.size, start=0
-        )
-        return shoe
-
-
 def table_options(s: Settings) -> dict[str, Any]:
     if s.family == "casino":
         return {
@@ -135,7 +93,7 @@ def setup_table(s: Settings, app: TwentyOneLedger) -> tuple[str, TableView]:
     """Open the table, fund and seat the players (and the dealer of a private game); with
     ``s.seed``, switch ``app`` to seeded shoes. Returns the table id and the players' view."""
     if s.seed is not None:
-        app.shoes = SeededShoeService(app.shoes, random.Random(s.seed))
+        app.shoes.rng = random.Random(s.seed)
     table = app.open_table(s.family, table_options(s), name="simulation")["table_id"]
     for i in range(s.players):
         pid = app.register_player(f"sim-{i + 1}")["player_id"]

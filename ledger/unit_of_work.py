@@ -3,6 +3,7 @@ changed is saved together in one atomic write (or nothing is, when the command f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -17,6 +18,11 @@ class UnitOfWork:
         self.app = app
         self.loaded: dict[UUID, Any] = {}
         self.created: list[Any] = []
+        # Side effects that must happen only for a command that succeeds: sealing a shoe's
+        # secret before the commitment is saved, releasing a queued test shoe after.
+        self.before_save: list[Callable[[], Any]] = []
+        self.after_save: list[Callable[[], Any]] = []
+        self.taken: dict[str, int] = {}
 
     def get(self, aggregate_id: UUID | str, error: type[NotFound], what: str) -> Any:
         try:

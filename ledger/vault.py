@@ -5,6 +5,7 @@ it lives outside the ledger's own streams: here in a separate event-sourced appl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Self
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -40,10 +41,13 @@ class ShoeVault(Application):
         super().__init__(env)
         self._cache: dict[UUID, SealedShoe] = {}
 
-    def seal(self, shoe_id: UUID, server_seed: str, fixed_order: list[str]) -> None:
+    def prepare(self, shoe_id: UUID, server_seed: str, fixed_order: list[str]) -> Callable[[], Any]:
+        """Seal a new shoe's secret for this process at once, and return the write that makes
+        it durable: the caller runs it only for a command that succeeds, and before the
+        shoe's commitment is saved, so no committed shoe ever lacks its secret."""
         sealed = SealedShoe.seal(shoe_id, server_seed, fixed_order)
-        self.save(sealed)
         self._cache[shoe_id] = sealed
+        return lambda: self.save(sealed)
 
     def open(self, shoe_id: UUID) -> SealedShoe:
         sealed = self._cache.get(shoe_id)
