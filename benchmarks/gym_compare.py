@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from benchmarks.common import SEED, emit, note
+from benchmarks.common import SEED, TARGETS, emit, note
 from ledger.application import TwentyOneLedger
 from ledger.config import store_env
 from ledger.simulate import Settings, run
@@ -43,7 +43,8 @@ def bench_gym(rounds: int, hands: int) -> dict[str, Any]:
     note(f"gymnasium comparison: {rounds} ledger rounds, {hands} Gymnasium hands")
     app = TwentyOneLedger(env=store_env("memory", environ={}))
     try:
-        result = run(Settings(rounds=rounds, seed=SEED, players=1, strategy="mimic"), app)
+        settings = Settings(rounds=rounds, seed=SEED, players=1, strategy="mimic", one_command=True)
+        result = run(settings, app)
     finally:
         app.close()
     detail = {
@@ -51,6 +52,7 @@ def bench_gym(rounds: int, hands: int) -> dict[str, Any]:
         "ledger_net_per_hand": round(result["player_net_per_hand"], 4),
         "ledger_rules": "6 decks, S17, blackjack 3:2",
         "policy": "hit below 17",
+        "shape": "each round one command (app.play_round), every event recorded",
     }
     try:
         import gymnasium  # noqa: F401
@@ -60,7 +62,7 @@ def bench_gym(rounds: int, hands: int) -> dict[str, Any]:
             result["rounds_per_second"],
             "rounds/s",
             None,
-            target=None,
+            target=TARGETS["simulator"],
             detail=detail,
             skipped="gymnasium not installed: pip install -e '.[bench]'",
         )
@@ -75,7 +77,7 @@ def bench_gym(rounds: int, hands: int) -> dict[str, Any]:
         result["rounds_per_second"],
         "rounds/s",
         per_second,
-        target=None,
+        target=TARGETS["simulator"],
         detail=detail,
         baseline_unit="hands/s",
     )

@@ -15,7 +15,7 @@ from typing import Any
 
 from eventsourcing.persistence import StoredEvent
 
-from benchmarks.common import SEED, CountingLedger, emit, note, postgres_params, store
+from benchmarks.common import SEED, TARGETS, CountingLedger, emit, note, postgres_params, store
 from ledger.simulate import Settings, run
 
 
@@ -143,6 +143,7 @@ def bench_store(kind: str, rounds: int, one_command: bool = False) -> list[dict[
             rounds / seconds,
             "rounds/s",
             rounds / raw_seconds,
+            target=TARGETS["postgres_append"] if kind == "postgres" else None,
             detail=detail,
         ),
         emit(
@@ -150,6 +151,7 @@ def bench_store(kind: str, rounds: int, one_command: bool = False) -> list[dict[
             events / seconds,
             "events/s",
             events / raw_seconds,
+            target=TARGETS["postgres_append"] if kind == "postgres" else None,
             detail=detail,
         ),
     ]
