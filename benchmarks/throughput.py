@@ -143,7 +143,6 @@ def bench_store(kind: str, rounds: int, one_command: bool = False) -> list[dict[
             rounds / seconds,
             "rounds/s",
             rounds / raw_seconds,
-            target=TARGETS["postgres_append"] if kind == "postgres" else None,
             detail=detail,
         ),
         emit(
@@ -151,7 +150,34 @@ def bench_store(kind: str, rounds: int, one_command: bool = False) -> list[dict[
             events / seconds,
             "events/s",
             events / raw_seconds,
-            target=TARGETS["postgres_append"] if kind == "postgres" else None,
             detail=detail,
         ),
+        *(store_append_figures(transactions, raw_seconds, suffix) if kind == "postgres" else []),
+    ]
+
+
+def store_append_figures(
+    transactions: list[list[StoredEvent]], raw_seconds: float, suffix: str
+) -> list[dict[str, Any]]:
+    """The append itself: the ledger's PostgreSQL recorder (with its table lock and notify)
+    against plain psycopg, the same rows in the same transactions. The issue's 0.5 target
+    applies here; the figures above add the whole application around the append."""
+    recorder_seconds = raw_recorder_seconds("postgres", transactions)
+    events = sum(len(rows) for rows in transactions)
+    detail = {
+        "events": events,
+        "transactions": len(transactions),
+        "recorder_seconds": round(recorder_seconds, 4),
+        "psycopg_seconds": round(raw_seconds, 4),
+        "baseline_is": "plain psycopg executemany, one transaction per command, same rows",
+    }
+    return [
+        emit(
+            f"store_append_events_per_s_postgres{suffix}",
+            events / recorder_seconds,
+            "events/s",
+            events / raw_seconds,
+            target=TARGETS["postgres_append"],
+            detail=detail,
+        )
     ]
