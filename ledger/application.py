@@ -55,6 +55,7 @@ PLAYER_ACTIONS = (
     "throw_up",
 )
 DEALER_ACTIONS = (
+    "dealer_split",
     "dealer_double",
     "dealer_draw",
     "dealer_stand",
@@ -531,6 +532,13 @@ class TwentyOneLedger(Application):
                 raise InvalidCommand("dealer_double needs called: true or false")
             flow.dealer_double(play, called)
             return {"called": called}
+        if action == "dealer_split":
+            if play.family != "vingt-un":
+                raise RuleViolation("only the Vingt-un dealer divides his own pair", "VU-21")
+            from ledger.games import vingt_un
+
+            vingt_un.dealer_divides(play)
+            return {"hands": ["dealer", "dealer2"]}
         if action == "dealer_draw":
             if play.rules.house_banked:
                 raise RuleViolation("the casino dealer's play is automatic", "CB-9")

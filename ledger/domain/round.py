@@ -16,6 +16,7 @@ from ledger.domain.transfers import FundsTransferredBase
 from ledger.errors import UnknownHand
 
 DEALER = "dealer"
+DEALER_SECOND = "dealer2"  # the dealer's second hand after dividing his pair (VU-21)
 OPEN, STOOD, BUST, NATURAL, SETTLED = "open", "stood", "bust", "natural", "settled"
 
 
@@ -75,6 +76,7 @@ class Round(ChainedAggregate):
                 "natural": False,
             }
             rnd.dealer_doubled = False
+            rnd.dealer_second = None
             rnd.out_of_order_served = []
             rnd.bank_held = 0  # the banker's cover held in escrow (no-credit tables)
             rnd.passes_deal = None  # clause that passes the deal, once one does
@@ -144,7 +146,7 @@ class Round(ChainedAggregate):
         actor: str
 
         def apply(self, rnd: Round) -> None:
-            target = rnd.dealer_hand if self.hand == DEALER else rnd.hands[self.hand]
+            target = rnd.rules_hand(self.hand)
             target["cards"].append(self.card)
             target["face_up"].append(self.face_up)
             if self.drawn:
@@ -176,7 +178,7 @@ class Round(ChainedAggregate):
         clause: str
 
         def apply(self, rnd: Round) -> None:
-            target = rnd.dealer_hand if self.hand == DEALER else rnd.hands[self.hand]
+            target = rnd.rules_hand(self.hand)
             target["face_up"] = [True] * len(target["cards"])
 
     class NaturalDeclared(ChainedAggregate.Event):
@@ -197,7 +199,7 @@ class Round(ChainedAggregate):
         actor: str
 
         def apply(self, rnd: Round) -> None:
-            target = rnd.dealer_hand if self.hand == DEALER else rnd.hands[self.hand]
+            target = rnd.rules_hand(self.hand)
             target["status"] = STOOD
 
     class HandOverdrawn(ChainedAggregate.Event):
@@ -206,8 +208,26 @@ class Round(ChainedAggregate):
         clause: str
 
         def apply(self, rnd: Round) -> None:
-            target = rnd.dealer_hand if self.hand == DEALER else rnd.hands[self.hand]
+            target = rnd.rules_hand(self.hand)
             target["status"] = BUST
+
+    class DealerDivided(ChainedAggregate.Event):
+        card: str
+        clause: str
+        actor: str
+
+        def apply(self, rnd: Round) -> None:
+            first = rnd.dealer_hand
+            first["cards"].pop()
+            first["face_up"].pop()
+            rnd.dealer_second = {
+                "cards": [self.card],
+                "face_up": [True],
+                "status": OPEN,
+                "draws": 0,
+                "aces": {},
+                "natural": False,
+            }
 
     class HandSplit(ChainedAggregate.Event):
         hand: str
@@ -236,7 +256,7 @@ class Round(ChainedAggregate):
         actor: str
 
         def apply(self, rnd: Round) -> None:
-            target = rnd.dealer_hand if self.hand == DEALER else rnd.hands[self.hand]
+            target = rnd.rules_hand(self.hand)
             target["aces"][str(self.index)] = self.value
 
     class InsuranceDecided(ChainedAggregate.Event):
@@ -368,7 +388,20 @@ class Round(ChainedAggregate):
             raise UnknownHand(f"round {self.id} has no hand {hand_id!r}", None) from None
 
     def rules_hand(self, hand_id: str) -> dict:
-        return self.dealer_hand if hand_id == DEALER else self.hands[hand_id]
+        if hand_id == DEALER:
+            return self.dealer_hand
+        if hand_id == DEALER_SECOND and self.dealer_second is not None:
+            return self.dealer_second
+        return self.hands[hand_id]
+
+    def dealer_in_turn(self) -> str:
+        """The dealer's hand he is playing: his second only once the first is done (VU-21)."""
+        if self.dealer_second is not None and self.dealer_hand["status"] != OPEN:
+            return DEALER_SECOND
+        return DEALER
+
+    def dealer_hand_ids(self) -> list[str]:
+        return [DEALER] if self.dealer_second is None else [DEALER, DEALER_SECOND]
 
     def total(self, hand_id: str) -> int:
         hand = self.rules_hand(hand_id)

@@ -345,9 +345,13 @@ def dealer_draw(play: Play) -> str:
         )
     require_dealer(play, fam.DEALER_CLAUSE)
     fam.check_dealer_draw(play)
-    card = play.deal(DEALER, face_up=True, drawn=True, clause=fam.DEALER_CLAUSE)
-    if rnd.total(DEALER) > 21:
-        fam.dealer_overdraws(play)
+    hand = rnd.dealer_in_turn()
+    card = play.deal(hand, face_up=True, drawn=True, clause=fam.DEALER_CLAUSE)
+    if rnd.total(hand) > 21:
+        if hand == DEALER and rnd.dealer_second is not None:
+            rnd.trigger_event(Round.HandOverdrawn, hand=hand, total=rnd.total(hand), clause="VU-21")
+        else:
+            fam.dealer_overdraws(play)
     return card
 
 
@@ -359,13 +363,16 @@ def dealer_stand(play: Play) -> None:
             f"the dealer stands after the players, not in phase {rnd.phase!r}", fam.DEALER_CLAUSE
         )
     require_dealer(play, fam.DEALER_CLAUSE)
+    hand = rnd.dealer_in_turn()
     rnd.trigger_event(
         Round.HandStood,
-        hand=DEALER,
-        total=rnd.total(DEALER),
+        hand=hand,
+        total=rnd.total(hand),
         clause=fam.DEALER_CLAUSE,
         actor=play.actor,
     )
+    if hand == DEALER and rnd.dealer_second is not None:
+        return  # now he plays his second hand (VU-21)
     fam.settle(play)
 
 

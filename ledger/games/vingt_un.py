@@ -5,9 +5,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ledger import accounts
-from ledger.cards import is_natural
-from ledger.domain.round import BUST, DEALER, NATURAL, Round
-from ledger.errors import RuleViolation
+from ledger.cards import is_natural, same_denomination
+from ledger.domain.round import DEALER, DEALER_SECOND, NATURAL, Round
+from ledger.errors import NotAPair, RuleViolation, WrongPhase
 from ledger.games import flow, private
 from ledger.games.play import Play
 
@@ -110,37 +110,80 @@ def check_dealer_draw(play: Play) -> None:
 
 def dealer_overdraws(play: Play) -> None:
     rnd = play.rnd
-    rnd.trigger_event(Round.HandOverdrawn, hand=DEALER, total=rnd.total(DEALER), clause="VU-15")
-    private.pay_to_pool(
-        play, play.banker_account, play.rules.pool_dealer_overdraw, "VU-27", "dealer over-drew"
-    )
+    hand = rnd.dealer_in_turn()
+    rnd.trigger_event(Round.HandOverdrawn, hand=hand, total=rnd.total(hand), clause="VU-15")
     settle(play)
+
+
+def dealer_divides(play: Play) -> None:
+    """VU-21: the dealer divides his own pair like a player; each of his hands then meets
+    every stake still standing, so each player's hold and the bank's cover grow to match."""
+    rnd = play.rnd
+    if rnd.phase != "dealer":
+        raise WrongPhase("the dealer divides his pair on his own turn", "VU-21")
+    flow.require_dealer(play, "VU-21")
+    first = rnd.dealer_hand
+    if rnd.dealer_second is not None or first["draws"] or len(first["cards"]) != 2:
+        raise NotAPair("only the dealer's first two cards may be divided, once", "VU-22")
+    if not same_denomination(*first["cards"]):
+        raise NotAPair(f"{' and '.join(first['cards'])} are not of one denomination", "VU-18")
+    for hand in rnd.live_hands():
+        extra = 0 if play.rules.credit else hand["held"]  # his worst case doubles
+        play.books.transfer(
+            f"player:{hand['player']}", play.escrow, extra, "VU-21", "the dealer divided his pair"
+        )
+        rnd.trigger_event(
+            Round.HoldAdjusted,
+            hand=hand["id"],
+            amount=extra,
+            clause="VU-21",
+            memo="the dealer divided his pair",
+        )
+        play.cover_bank(hand["stake"], "VU-21")
+    rnd.trigger_event(Round.DealerDivided, card=first["cards"][1], clause="VU-21", actor=play.actor)
+    play.deal(DEALER, face_up=True, drawn=False, clause="VU-21")
+    play.deal(DEALER_SECOND, face_up=True, drawn=False, clause="VU-21")
+
+
+def _versus(total: int, dealer: int, dealer_bust: bool) -> tuple[int, list[str], bool]:
+    """The player's net per stake against one dealer hand, its clauses, and whether the
+    dealer's receipt was on a tie (VU-27 c)."""
+    if dealer_bust:
+        return (2, ["VU-15", "VU-17"], False) if total == 21 else (1, ["VU-15"], False)
+    if dealer == 21:  # VU-16, a drawn Vingt-un (a natural ended the round at the deal)
+        return (-1, ["VU-16"], True) if total == 21 else (-2, ["VU-16"], False)
+    if total == 21:
+        return 2, ["VU-17"], False
+    if total > dealer:
+        return 1, ["VU-14"], False
+    return -1, ["VU-14"], total == dealer
 
 
 def settle(play: Play) -> None:
     rnd = play.rnd
-    dealer = rnd.total(DEALER)
-    dealer_bust = rnd.dealer_hand["status"] == BUST or dealer > 21
-    dealer_21 = dealer == 21
+    dealers = rnd.dealer_hand_ids()
     tie_receipts = 0
+    for dealer_id in dealers:
+        if rnd.total(dealer_id) > 21:  # VU-27 (b), for each hand he over-drew
+            private.pay_to_pool(
+                play,
+                play.banker_account,
+                play.rules.pool_dealer_overdraw,
+                "VU-27",
+                "dealer over-drew",
+            )
     for hand in rnd.live_hands():
-        hand_id, total = hand["id"], rnd.total(hand["id"])
-        if dealer_bust:
-            mult, clauses = (2, ["VU-15", "VU-17"]) if total == 21 else (1, ["VU-15"])
-        elif dealer_21:
-            mult, clauses = (-1, ["VU-16"]) if total == 21 else (-2, ["VU-16"])
-            if total == 21:
-                tie_receipts += hand["stake"]
-        elif total == 21:
-            mult, clauses = 2, ["VU-17"]
-        elif total > dealer:
-            mult, clauses = 1, ["VU-14"]
-        else:
-            mult, clauses = -1, ["VU-14"]
-            if total == dealer:
-                tie_receipts += hand["stake"]
-        outcome = "won" if mult > 0 else "lost"
-        play.pay_hand(hand_id, mult, outcome, clauses, dealer)
+        total, mult, clauses = rnd.total(hand["id"]), 0, []
+        for dealer_id in dealers:
+            dealer = rnd.total(dealer_id)
+            part, why, tie = _versus(total, dealer, dealer > 21)
+            mult += part
+            clauses += [c for c in why if c not in clauses]
+            tie_receipts += hand["stake"] if tie else 0
+        if len(dealers) > 1:
+            clauses.append("VU-21")
+        outcome = "won" if mult > 0 else ("lost" if mult < 0 else "even")
+        play.pay_hand(hand["id"], mult, outcome, clauses, rnd.total(DEALER))
     share = TIE_SHARE[play.rules.pool_tie_share] * tie_receipts
     private.pay_to_pool(play, play.banker_account, int(share), "VU-27", "share of receipts on ties")
     flow.end_round(play, *passes_deal(play))

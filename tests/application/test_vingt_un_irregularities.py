@@ -155,3 +155,48 @@ def test_serving_two_cards_out_of_the_play_phase_is_refused(app, table):
 
     with pytest.raises(WrongPhase):
         app.act(rid, "serve_two", actor=dealer, hand="h1")
+
+
+# VU-21: first cards Ann T, Bob T, dealer 8; second Ann 9 (19), Bob 7 (17), dealer 8.
+DIVIDE = ["TC", "TD", "8C", "9C", "7D", "8D", "3H", "9H", "TS", "2S", "2D", "2H"]
+
+
+def test_VU_21_the_dealer_divides_his_pair_and_each_hand_meets_every_stake(app, table):
+    table_id, dealer, ann, bob = table
+    before = _balances(app, dealer, ann, bob)
+    rid = _deal(app, table_id, dealer, ann, bob, DIVIDE)
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "stand", actor=bob, hand="h2")
+
+    app.act(rid, "dealer_split", actor=dealer)
+    app.act(rid, "dealer_draw", actor=dealer)  # 8 3 T: a drawn Vingt-un
+    app.act(rid, "dealer_stand", actor=dealer)
+    app.act(rid, "dealer_stand", actor=dealer)  # 8 9: seventeen
+
+    rnd = app.get_round(rid)
+    assert rnd.dealer_hand["cards"] == ["8C", "3H", "TS"]
+    assert rnd.dealer_second["cards"] == ["8D", "9H"]
+    settled = _settled(app, rid)
+    # Ann 19: pays double to the 21 (VU-16), wins one stake from the 17 (VU-14).
+    assert (settled["h1"].amount, settled["h1"].clauses) == (-100, ["VU-16", "VU-14", "VU-21"])
+    # Bob 17: double to the 21, and the tie goes to the dealer.
+    assert (settled["h2"].amount, settled["h2"].clauses) == (-600, ["VU-16", "VU-14", "VU-21"])
+    assert _balances(app, dealer, ann, bob) == [before[0] + 700, before[1] - 100, before[2] - 600]
+    balances = fold_balances(app)
+    assert balances[f"escrow:{rid}"] == 0 and sum(balances.values()) == 0
+
+
+def test_VU_21_the_dealer_divides_only_a_pair_of_his_first_two_cards(app, table):
+    table_id, dealer, ann, bob = table
+    rid = _deal(app, table_id, dealer, ann, bob, ["TC", "TD", "8C", "9C", "7D", "9D", "2H", "2S"])
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "stand", actor=bob, hand="h2")
+    stored = app.recorder.max_notification_id()
+
+    from ledger.errors import NotAPair
+
+    with pytest.raises(NotAPair) as refused:
+        app.act(rid, "dealer_split", actor=dealer)
+
+    assert refused.value.clause == "VU-18"
+    assert app.recorder.max_notification_id() == stored
