@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -56,7 +58,7 @@ def test_tableview_defaults_and_frozen():
     v = TableView(decks=1, dealer_hits_soft_17=False, double_after_split=False, surrender=False)
     assert v.max_hands == 4
     assert v.double_on == "any_two"
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         v.decks = 2  # type: ignore[misc]
 
 
