@@ -9,6 +9,12 @@ from ledger.domain.round import DEALER, NATURAL, Round
 from ledger.errors import RuleViolation
 from ledger.games import flow, private
 from ledger.games.play import Play
+from ledger.games.private import (  # noqa: F401 - hooks this book shares
+    begin,
+    face_up,
+    has_dealer_double,
+    stakes_after_first_card,  # H13-3: the stake may follow the first card
+)
 
 DEAL_CLAUSE = SECOND_CARD_CLAUSE = "H13-4"
 PLAY_CLAUSE = DRAW_CLAUSE = STAND_CLAUSE = OVERDRAW_CLAUSE = "H13-7"
@@ -16,22 +22,6 @@ SPLIT_CLAUSE = "H13-3"
 DEALER_CLAUSE = "H13-8"
 DRAW_FACE_UP = True
 STAKE_CLAUSE = "H13-2"
-
-
-def begin(play: Play) -> None:
-    return None
-
-
-def stakes_after_first_card(play: Play) -> bool:
-    return play.rules.stake_after_first_card  # H13-3
-
-
-def has_dealer_double(play: Play) -> bool:
-    return False
-
-
-def face_up(round_no: int, dealer: bool) -> bool:
-    return False
 
 
 def after_deal(play: Play) -> None:

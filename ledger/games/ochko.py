@@ -14,6 +14,12 @@ from ledger.errors import (
 )
 from ledger.games import flow, private
 from ledger.games.play import Play
+from ledger.games.private import (  # noqa: F401 - hooks this book shares
+    begin,
+    face_up,
+    has_dealer_double,
+    stakes_after_first_card,  # OC-3: the stake may follow the first card
+)
 from ledger.rules.ochko import MAX_DRAWS
 
 STAKE_CLAUSE = "OC-3"
@@ -22,22 +28,6 @@ PLAY_CLAUSE = DRAW_CLAUSE = STAND_CLAUSE = DEALER_CLAUSE = "OC-6"
 OVERDRAW_CLAUSE = "OC-9"
 SPLIT_CLAUSE = "OC-6"
 DRAW_FACE_UP = False  # the punter's draws are his own business until the showdown
-
-
-def begin(play: Play) -> None:
-    return None
-
-
-def stakes_after_first_card(play: Play) -> bool:
-    return play.rules.stake_after_first_card  # OC-3
-
-
-def has_dealer_double(play: Play) -> bool:
-    return False
-
-
-def face_up(round_no: int, dealer: bool) -> bool:
-    return False
 
 
 def after_deal(play: Play) -> None:

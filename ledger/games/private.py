@@ -10,6 +10,24 @@ from ledger.errors import NotAPair, RuleViolation
 from ledger.games import flow
 from ledger.games.play import Play
 
+# Hooks of the flow that Hoyle and Очко answer alike.
+
+
+def begin(play: Play) -> None:
+    return None
+
+
+def stakes_after_first_card(play: Play) -> bool:
+    return play.rules.stake_after_first_card  # H13-3, OC-3: an option at these tables
+
+
+def has_dealer_double(play: Play) -> bool:
+    return False  # only the Vingt-un dealer calls "double" (VU-6)
+
+
+def face_up(round_no: int, dealer: bool) -> bool:
+    return False  # every card of the deal goes face down
+
 
 def declare_dealer_natural(play: Play, clause: str) -> None:
     play.rnd.trigger_event(Round.NaturalDeclared, hand=DEALER, clause=clause)
