@@ -312,6 +312,20 @@ class TwentyOneLedger(Application):
             body,
         )
 
+    def close_table(
+        self, table_id: str, *, actor: str = ADMIN, command_id: str | None = None
+    ) -> dict:
+        """Close a table between rounds; its shoe is retired and its seed revealed."""
+
+        def body(uow: UnitOfWork) -> dict:
+            table = uow.table(table_id)
+            table.close(actor)
+            if table.shoe_id is not None:
+                self.shoes.retire(uow.shoe(table.shoe_id), table.shoe_next, "the table closed")
+            return {"table_id": str(table.id), "closed": True}
+
+        return self._run("close_table", {"table": str(table_id)}, command_id, actor, body)
+
     def _cut_for_deal(self, uow: UnitOfWork, table: Table, actor: str) -> str:
         """VU-2 by cut: each seated player cuts one card from a freshly committed shoe, in
         seat order; the lowest card deals (ace low), the earlier seat on equal cards."""
@@ -686,9 +700,6 @@ class TwentyOneLedger(Application):
         from ledger.balances import fold_balances
 
         return fold_balances(self).get(account, 0)
-
-    def new_cut(self, size: int) -> int:
-        return secrets.randbelow(size)
 
 
 def _irregular() -> dict[str, Callable[..., dict]]:

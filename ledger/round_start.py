@@ -26,6 +26,7 @@ EXHAUSTED_CLAUSE = {
 
 def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int | None) -> Play:
     table = uow.table(table_id)
+    table.check_open()
     rules, family = table.rules, table.family
     clause = CHOOSE_CLAUSE[family]
     if table.current_round is not None:

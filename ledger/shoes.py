@@ -162,6 +162,3 @@ class RoundCards:
             order = self.service.order(shoe)
             index = 0
         return order[index], rnd.shoe_id, index
-
-    def burn(self, rnd: Round) -> None:  # pragma: no cover - burns happen at shoe start
-        return None

@@ -125,6 +125,12 @@ class Table(ChainedAggregate):
             table.shoe_next = self.shoe_next
             table.rounds_this_deal += 1
 
+    class Closed(ChainedAggregate.Event):
+        actor: str
+
+        def apply(self, table: Table) -> None:
+            table.closed = True
+
     @classmethod
     def open(cls, name: str, rules: RuleSet, actor: str) -> Self:
         return cls._create(cls.Opened, name=name, rules=rules.to_dict(), actor=actor)
@@ -159,7 +165,18 @@ class Table(ChainedAggregate):
         others = self.seated_in_order(player_id)
         return others[0][1]
 
+    def check_open(self) -> None:
+        if self.closed:
+            raise WrongPhase(f"table {self.id} is closed", None)
+
+    def close(self, actor: str) -> None:
+        self.check_open()
+        if self.current_round is not None:
+            raise WrongPhase("a table closes between rounds; settle the round first", None)
+        self.trigger_event(self.Closed, actor=actor)
+
     def seat(self, player_id: str, seat: int, actor: str) -> None:
+        self.check_open()
         rules = self.rules
         if self.seat_of(player_id) is not None:
             raise AlreadySeated(f"player {player_id} already sits at this table", None)

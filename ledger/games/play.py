@@ -3,7 +3,7 @@ dealing a card, holding a stake, paying a settled hand."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
@@ -20,9 +20,6 @@ class CardSource(Protocol):
     def next_card(self, rnd: Round) -> tuple[str, Any, int]:
         """Return (card, shoe id, shoe index) for the next card of the round's shoe."""
 
-    def burn(self, rnd: Round) -> None:
-        """Burn the table's burn cards after a fresh cut, if the rules ask for it."""
-
 
 @dataclass
 class Play:
@@ -31,7 +28,6 @@ class Play:
     cards: CardSource
     books: Books
     actor: str
-    notes: dict[str, Any] = field(default_factory=dict)
 
     @property
     def family(self) -> str:

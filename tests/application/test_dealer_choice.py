@@ -75,3 +75,40 @@ def test_the_casino_house_always_deals(app, fund):
     with pytest.raises(RuleViolation) as refused:
         app.choose_dealer(table)
     assert refused.value.clause == "CB-9"
+
+
+def test_closing_a_table_reveals_its_shoe_and_refuses_new_rounds(app, fund):
+    from ledger.errors import WrongPhase
+
+    ann = fund("Ann")
+    table = app.open_table("casino", {"insurance": False})["table_id"]
+    app.seat_player(table, ann, 1)
+    rid = app.start_round(table)["round_id"]
+    app.place_stake(rid, ann, 1000)
+    while not (rnd := app.get_round(rid)).ended:
+        app.act(rid, "stand", actor=ann, hand=rnd.current_turn())
+    shoe_id = app.get_table(table).shoe_id
+    assert not app.get_shoe(shoe_id).revealed
+
+    app.close_table(table)
+
+    shoe = app.get_shoe(shoe_id)
+    assert shoe.revealed and len(shoe.server_seed) == 64
+    stored = app.recorder.max_notification_id()
+    with pytest.raises(WrongPhase):
+        app.start_round(table)
+    with pytest.raises(WrongPhase):
+        app.seat_player(table, fund("Bob"), 2)
+    assert app.recorder.max_notification_id() == stored + 2  # only Bob registering and paying in
+
+
+def test_a_table_does_not_close_mid_round(app, fund):
+    from ledger.errors import WrongPhase
+
+    ann = fund("Ann")
+    table = app.open_table("casino")["table_id"]
+    app.seat_player(table, ann, 1)
+    app.start_round(table)
+
+    with pytest.raises(WrongPhase):
+        app.close_table(table)
