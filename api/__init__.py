@@ -1,11 +1,13 @@
 """The HTTP adapter: a thin Flask layer over the ledger application.
 
 Nothing is built at import time; :func:`create_app` builds everything, so tests can create as
-many independent apps as they like.
+many independent apps as they like. Blueprints and schemas are flask-smorest's, so the OpenAPI
+document is generated from the same marshmallow schemas that validate the requests.
 """
 
 import os
 from collections.abc import Mapping
+from importlib import util
 from typing import Any
 
 from flask import Flask
@@ -14,6 +16,7 @@ from ledger.config import store_env
 
 # Keys of ``config`` that choose the store (the same names as the environment variables).
 _STORE_KEYS = ("LEDGER_", "POSTGRES_")
+MAX_BODY = 64 * 1024
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -30,8 +33,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         env = store_env(environ={**os.environ, **overrides})
 
     app = Flask(__name__)
+    app.config.update(
+        API_TITLE="Twenty-One Ledger",
+        API_VERSION="v1",
+        OPENAPI_VERSION="3.1.0",
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        JSON_SORT_KEYS=False,
+    )
     app.config.from_mapping(config)
     app.config["STORE_ENV"] = dict(env)
+
+    from flask_smorest import Api
 
     from api.health import bp as health_bp
     from ledger.application import TwentyOneLedger
@@ -40,4 +52,28 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # so a bad store configuration fails at start, not on the first request.
     app.extensions["ledger"] = TwentyOneLedger(env=dict(env))
     app.register_blueprint(health_bp)
+    api = Api(app)
+    app.extensions["api"] = api
+    _install_optional(app, api, dict(env))
     return app
+
+
+def _install_optional(app: Flask, api: Any, env: dict[str, str]) -> None:
+    """The parts of the API built so far; each registers itself when its module exists."""
+    if util.find_spec("api.store") is not None:
+        from api.store import ApiStore
+
+        app.extensions["api_store"] = ApiStore(env=env)
+    if util.find_spec("api.errors") is not None:
+        from api import errors
+
+        errors.init_app(app, api)
+    if util.find_spec("api.keys_cli") is not None:
+        from api import keys_cli
+
+        keys_cli.init_app(app)
+    if util.find_spec("api.resources") is not None:
+        from api.resources import BLUEPRINTS
+
+        for blueprint in BLUEPRINTS:
+            api.register_blueprint(blueprint)
