@@ -7,6 +7,7 @@ say where the events go (SQLite ``./var/ledger.sqlite3`` unless told otherwise).
 from pathlib import Path
 
 from api import create_app
+from api.keys_cli import ensure_admin_key
 from ledger.config import describe, env_int, env_str
 
 
@@ -23,6 +24,15 @@ def main() -> None:
         f"{url}  (try: curl {url}/health)",
         flush=True,
     )
+    secret = ensure_admin_key(app)
+    if secret is not None:
+        print(
+            f"First start: an admin API key was created. It is shown once; keep it:\n"
+            f"  {secret}\n"
+            f"Open a table: curl -X POST {url}/v1/tables -H 'Authorization: Bearer {secret}' "
+            "-H 'Content-Type: application/json' -d '{\"family\": \"casino\"}'",
+            flush=True,
+        )
     app.run(host=host, port=port)  # Flask reads FLASK_DEBUG itself
 
 
