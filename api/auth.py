@@ -1,0 +1,123 @@
+"""Who is calling: ``Authorization: Bearer <secret>`` names an API key kept in the ApiStore.
+
+Roles: ``admin`` may do everything; ``auditor`` reads everything and writes nothing; ``player``
+keys act as their player; ``dealer`` keys act as the player who deals (or, without a player,
+as the casino's house dealer). Views say which roles they accept with :func:`require`; the
+key is then at ``flask.g.key`` (a :class:`Caller`: ``id``, ``role``, ``player_id``, ``label``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from copy import deepcopy
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app, g, request
+
+from api.errors import problem
+
+ROLES = ("admin", "dealer", "player", "auditor")
+HOUSE = "house"  # whom a dealer key without a player acts as (casino tables)
+SECURITY_SCHEME = "bearerAuth"
+_SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+_CHALLENGE = {"WWW-Authenticate": 'Bearer realm="twenty-one-ledger"'}
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The authenticated key, as views see it (never the secret)."""
+
+    id: str
+    role: str
+    player_id: str | None = None
+    label: str = ""
+
+
+def actor_for(key: Caller) -> str:
+    """The ledger actor a key acts as: its player, the house dealer, or admin/auditor."""
+    if key.role in ("player", "dealer"):
+        return key.player_id or HOUSE
+    return key.role
+
+
+def bearer_secret() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, secret = header.partition(" ")
+    if scheme.lower() != "bearer" or not secret.strip():
+        return None
+    return secret.strip()
+
+
+def authenticate() -> Caller | None:
+    """The caller's live key, or None when the header is missing, unknown or revoked."""
+    secret = bearer_secret()
+    if secret is None:
+        return None
+    key = current_app.extensions["api_store"].find_key(secret)
+    if key is None or key.revoked:
+        return None
+    return Caller(id=str(key.id), role=key.role, player_id=key.player_id, label=key.label)
+
+
+def _refuse(status: int, detail: str):
+    if status == 401:
+        return problem(401, "Unauthorized", detail, headers=_CHALLENGE)
+    return problem(403, "Forbidden", detail)
+
+
+def require(*roles: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorate a view: 401 without a live key, 403 when its role is not among ``roles``.
+
+    No roles means any authenticated key. ``admin`` always passes; ``auditor`` passes every
+    read (GET, HEAD, OPTIONS) and no write, whether listed or not. Put it directly
+    under ``@blp.route`` so a stranger gets 401 before the body is validated (422).
+    """
+    unknown = set(roles) - set(ROLES)
+    if unknown:
+        raise ValueError(f"unknown roles {sorted(unknown)}; roles are {ROLES}")
+
+    def decorator(view: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(view)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            caller = authenticate()
+            if caller is None:
+                return _refuse(401, "a valid API key is required: Authorization: Bearer <key>")
+            if caller.role == "auditor":
+                allowed = request.method in _SAFE_METHODS
+            else:
+                allowed = caller.role == "admin" or not roles or caller.role in roles
+            if not allowed:
+                return _refuse(403, f"a {caller.role} key may not do this")
+            g.key = caller
+            return view(*args, **kwargs)
+
+        # flask-smorest reads the docs from ``_apidoc``: add the security requirement and the
+        # two refusals without touching the wrapped view's own dict.
+        doc = deepcopy(getattr(view, "_apidoc", {}))
+        manual = doc.setdefault("manual_doc", {})
+        manual.setdefault("security", [{SECURITY_SCHEME: []}])
+        responses = manual.setdefault("responses", {})
+        for status, text in ((401, "no valid API key"), (403, "the key's role may not do this")):
+            responses.setdefault(
+                status,
+                {
+                    "description": text,
+                    "content": {"application/problem+json": {"schema": "Problem"}},
+                },
+            )
+        wrapper._apidoc = doc  # type: ignore[attr-defined]
+        return wrapper
+
+    return decorator
+
+
+def register_security(api: Any) -> None:
+    """Declare the bearer scheme in the OpenAPI document (once per Api)."""
+    schemes = api.spec.components.security_schemes
+    if SECURITY_SCHEME not in schemes:
+        api.spec.components.security_scheme(
+            SECURITY_SCHEME,
+            {"type": "http", "scheme": "bearer", "description": "an API key (flask keys create)"},
+        )

@@ -1,0 +1,164 @@
+"""Every error the API returns is an RFC 9457 problem document (``application/problem+json``).
+
+One shape for all failures: werkzeug's HTTP errors (404, 405, 413, …), webargs' validation
+errors (422, field -> messages), malformed JSON (400), every ``LedgerError`` (mapped to a status
+by its class, carrying the rule clause that refused it) and unexpected exceptions (500, logged
+here, never shown to the client).
+"""
+
+from __future__ import annotations
+
+import json
+from http import HTTPStatus
+from typing import Any
+
+from flask import Flask, Response, current_app
+from marshmallow import Schema, fields
+from werkzeug.exceptions import HTTPException
+
+from ledger import errors as ledger_errors
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+TYPE_BASE = "https://twenty-one-ledger.example/problems/"
+
+# The problem kind of a plain HTTP error, by status; other statuses use werkzeug's name.
+_HTTP_KINDS = {
+    400: "bad-request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    409: "conflict",
+    413: "payload-too-large",
+    415: "unsupported-media-type",
+    422: "validation-error",
+    428: "precondition-required",
+    500: "internal-error",
+}
+# Headers of a werkzeug error worth keeping (405's Allow, 401's WWW-Authenticate, …).
+_KEPT_HEADERS = ("Allow", "WWW-Authenticate", "Retry-After")
+
+
+class ProblemSchema(Schema):
+    """RFC 9457 problem details, as the OpenAPI document shows them."""
+
+    type = fields.String(required=True, metadata={"description": "URI naming the problem kind"})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String()
+    clause = fields.String(metadata={"description": "RULES.md clause that refused the command"})
+    errors = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(),
+        metadata={"description": "invalid field -> messages (validation errors only)"},
+    )
+
+
+def problem(status: int, title: str, detail: str | None = None, **extra: Any) -> Response:
+    """A problem response. ``kind`` (in ``extra``) names the type URI's last segment;
+    ``headers`` (in ``extra``) are added to the response; other keys become members."""
+    kind = extra.pop("kind", None) or _HTTP_KINDS.get(status) or f"http-{status}"
+    headers = extra.pop("headers", None) or {}
+    body: dict[str, Any] = {"type": TYPE_BASE + kind, "title": title, "status": status}
+    if detail:
+        body["detail"] = detail
+    body.update({k: v for k, v in extra.items() if v is not None})
+    response = Response(json.dumps(body, default=str), status=status, mimetype=PROBLEM_MEDIA_TYPE)
+    for name, value in headers.items():
+        response.headers[name] = value
+    return response
+
+
+def status_for(error: ledger_errors.LedgerError) -> int:
+    """The HTTP status of a ledger refusal (order matters: NotPermitted is a RuleViolation)."""
+    if isinstance(error, ledger_errors.IdempotencyConflict):
+        return 422
+    if isinstance(error, ledger_errors.InvalidCommand):
+        return 422
+    if isinstance(error, ledger_errors.NotFound):
+        return 404
+    if isinstance(error, ledger_errors.NotPermitted):
+        return 403
+    if isinstance(error, ledger_errors.RuleViolation | ledger_errors.ConcurrentUpdate):
+        return 409
+    return 400
+
+
+def _title(kind: str) -> str:
+    return kind.replace("-", " ").capitalize()
+
+
+def handle_ledger_error(error: ledger_errors.LedgerError) -> Response:
+    return problem(
+        status_for(error), _title(error.kind), error.message, kind=error.kind, clause=error.clause
+    )
+
+
+def _field_errors(messages: Any) -> dict[str, Any]:
+    """webargs nests messages by location (``{"json": {"amount": [...]}}``); clients want the
+    field names. Query/path errors keep a location prefix so they cannot clash with body ones."""
+    if not isinstance(messages, dict):
+        return {"_schema": messages}
+    flat: dict[str, Any] = {}
+    for location, by_field in messages.items():
+        if not isinstance(by_field, dict):
+            flat[location] = by_field
+            continue
+        for name, errs in by_field.items():
+            key = name if location in ("json", "form") else f"{location}.{name}"
+            flat[key] = errs
+    return flat
+
+
+def handle_http_exception(error: HTTPException) -> Response:
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    headers = {k: v for k, v in error.get_headers() if k in _KEPT_HEADERS}
+    headers.update(data.get("headers") or {})
+    messages = data.get("messages")
+    if status == 400 and _is_bad_json(messages):
+        return problem(
+            400, "Malformed JSON", "the request body is not valid JSON", kind="malformed-json"
+        )
+    detail = data.get("message") or error.description
+    if messages is not None:
+        errors = _field_errors(messages)
+        return problem(status, "Validation error", "the request is invalid", errors=errors)
+    title = error.name if status != 422 else "Validation error"
+    return problem(status, title, detail, headers=headers)
+
+
+def _is_bad_json(messages: Any) -> bool:
+    """webargs reports an unparsable body as a 400 with "Invalid JSON body." under json."""
+    text = json.dumps(messages, default=str) if messages is not None else ""
+    return "Invalid JSON" in text
+
+
+def handle_unexpected(error: Exception) -> Response:
+    current_app.logger.exception("unexpected error while handling a request", exc_info=error)
+    return problem(500, "Internal error", "the server failed; the error has been logged")
+
+
+def _document_problems(api: Any) -> None:
+    """flask-smorest documents its error responses (422, default, …) with its own JSON
+    "Error" schema; ours are problem documents, so the shared components say so."""
+    problem_content = {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}}
+    error_names = {s.name for s in HTTPStatus if s >= 400} | {"DEFAULT_ERROR"}
+    for name, response in api.spec.components.responses_lazy.items():
+        if name in error_names and "content" in response:
+            response["content"] = dict(problem_content)
+
+
+def init_app(app: Flask, api: Any) -> None:
+    """Install the handlers; they replace flask-smorest's own JSON error handler."""
+    api.handle_http_exception = handle_http_exception
+    app.register_error_handler(HTTPException, handle_http_exception)
+    app.register_error_handler(ledger_errors.LedgerError, handle_ledger_error)
+    app.register_error_handler(Exception, handle_unexpected)
+    # Documented once so every view can refer to it as "Problem".
+    if "Problem" not in api.spec.components.schemas:
+        api.spec.components.schema("Problem", schema=ProblemSchema)
+    _document_problems(api)
+    from api.auth import register_security
+
+    register_security(api)

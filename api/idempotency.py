@@ -1,0 +1,128 @@
+"""``Idempotency-Key`` for POST views: a client may retry a request safely.
+
+Two layers, so a retry never applies a command twice even if the process dies between them:
+
+1. the view passes ``flask.g.get("command_id")`` (``http:<api key id>:<Idempotency-Key>``) to
+   the ledger command, whose own command record replays the first result;
+2. after the view, a successful (2xx) response is kept in the ApiStore under the header and
+   the API key, and a retry with the same method, path and body gets it back verbatim with
+   ``Idempotent-Replayed: true``. The same header with another request is a 422 problem.
+
+Only 2xx responses are kept: a refusal writes nothing to the ledger, so repeating the request
+simply asks again (and may succeed once, say, the funds are there). Keys are per API key, so
+two clients cannot collide, and they live in the store, so they survive restarts.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Callable
+from copy import deepcopy
+from typing import Any
+
+from flask import Response, current_app, g, make_response, request
+
+from api.errors import problem
+
+HEADER = "Idempotency-Key"
+REPLAYED = "Idempotent-Replayed"
+MAX_LENGTH = 200
+# Response headers replayed with the body (the rest are recomputed by Flask).
+KEPT_HEADERS = ("Location", "ETag")
+
+
+def request_fingerprint() -> str:
+    """Method, path (with query) and body; a JSON body is canonicalised so a retry that
+    reorders keys or whitespace is still the same request."""
+    raw = request.get_data(cache=True)
+    try:
+        body = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")).encode()
+    except ValueError:
+        body = raw
+    digest = hashlib.sha256(body).hexdigest()
+    return f"{request.method} {request.full_path.rstrip('?')} {digest}"
+
+
+def command_id_for(key_id: str, idem: str) -> str:
+    """The ledger command id of a request: ``http:<api key id>:<Idempotency-Key>``, with a
+    long header replaced by its SHA-256 so the id stays within the ledger's 200 characters."""
+    command_id = f"http:{key_id}:{idem}"
+    if len(command_id) > 200:
+        command_id = f"http:{key_id}:sha256:{hashlib.sha256(idem.encode()).hexdigest()}"
+    return command_id
+
+
+def _stored_reply(stored: Any) -> Response:
+    response = Response(stored.body, status=stored.status, mimetype=stored.mimetype)
+    for name, value in stored.headers.items():
+        response.headers[name] = value
+    response.headers[REPLAYED] = "true"
+    return response
+
+
+def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a POST view, inside ``require`` (it needs ``flask.g.key``)."""
+
+    @functools.wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        idem = request.headers.get(HEADER)
+        if idem is None:
+            return view(*args, **kwargs)
+        if not 1 <= len(idem) <= MAX_LENGTH or not idem.isprintable():
+            return problem(
+                400,
+                "Bad Idempotency-Key",
+                f"{HEADER} must be 1 to {MAX_LENGTH} printable characters",
+                kind="bad-idempotency-key",
+            )
+        key_id = g.key.id
+        store = current_app.extensions["api_store"]
+        print_ = request_fingerprint()
+        stored = store.get_response(idem, key_id)
+        if stored is not None:
+            if stored.fingerprint != print_:
+                return _conflict(idem)
+            return _stored_reply(stored)
+
+        g.command_id = command_id_for(key_id, idem)
+        response = make_response(view(*args, **kwargs))
+        if 200 <= response.status_code < 300 and not response.is_streamed:
+            headers = {h: response.headers[h] for h in KEPT_HEADERS if h in response.headers}
+            saved = store.save_response(
+                idem,
+                key_id,
+                fingerprint=print_,
+                status=response.status_code,
+                body=response.get_data(as_text=True),
+                mimetype=response.mimetype or "application/json",
+                headers=headers,
+            )
+            if saved is not None and saved.fingerprint != print_:
+                # A concurrent twin with other content got there first.
+                return _conflict(idem)
+        return response
+
+    doc = deepcopy(getattr(view, "_apidoc", {}))
+    manual = doc.setdefault("manual_doc", {})
+    manual.setdefault("parameters", []).append(
+        {
+            "name": HEADER,
+            "in": "header",
+            "required": False,
+            "description": "retry-safe request id, 1 to 200 characters, unique per API key",
+            "schema": {"type": "string", "minLength": 1, "maxLength": MAX_LENGTH},
+        }
+    )
+    wrapper._apidoc = doc  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _conflict(idem: str) -> Response:
+    return problem(
+        422,
+        "Idempotency conflict",
+        f"{HEADER} {idem!r} was first used with another request",
+        kind="idempotency-conflict",
+    )
