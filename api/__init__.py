@@ -7,7 +7,6 @@ document is generated from the same marshmallow schemas that validate the reques
 
 import os
 from collections.abc import Mapping
-from importlib import util
 from typing import Any
 
 from flask import Flask
@@ -54,26 +53,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(health_bp)
     api = Api(app)
     app.extensions["api"] = api
-    _install_optional(app, api, dict(env))
+
+    from api import errors, keys_cli
+    from api.resources import BLUEPRINTS
+    from api.store import ApiStore
+
+    app.extensions["api_store"] = ApiStore(env=dict(env))
+    errors.init_app(app, api)
+    keys_cli.init_app(app)
+    for blueprint in BLUEPRINTS:
+        api.register_blueprint(blueprint)
     return app
-
-
-def _install_optional(app: Flask, api: Any, env: dict[str, str]) -> None:
-    """The parts of the API built so far; each registers itself when its module exists."""
-    if util.find_spec("api.store") is not None:
-        from api.store import ApiStore
-
-        app.extensions["api_store"] = ApiStore(env=env)
-    if util.find_spec("api.errors") is not None:
-        from api import errors
-
-        errors.init_app(app, api)
-    if util.find_spec("api.keys_cli") is not None:
-        from api import keys_cli
-
-        keys_cli.init_app(app)
-    if util.find_spec("api.resources") is not None:
-        from api.resources import BLUEPRINTS
-
-        for blueprint in BLUEPRINTS:
-            api.register_blueprint(blueprint)

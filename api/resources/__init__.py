@@ -1,0 +1,5 @@
+"""The resources of the API, one blueprint each; ``create_app`` registers ``BLUEPRINTS``."""
+
+from api.resources import events, players, rounds, tables
+
+BLUEPRINTS = [players.blp, tables.blp, rounds.blp, events.blp]

@@ -1,0 +1,78 @@
+"""``/v1/tables/{id}/events``: the cursor-paged feed of a table, and the same as Server-Sent
+Events for live tables."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from flask import Response, g, request, stream_with_context
+from flask_smorest import Blueprint
+
+from api.auth import require
+from api.resources.common import ledger
+from api.resources.feed import table_page
+from api.schemas.events import EventPageSchema, EventQuerySchema, StreamQuerySchema
+from ledger.errors import InvalidCommand
+
+blp = Blueprint("events", __name__, url_prefix="/v1/tables", description="Event feeds")
+
+ANY_ROLE = ("admin", "auditor", "dealer", "player")
+POLL_SECONDS = 0.5
+
+
+@blp.route("/<uuid:table_id>/events")
+@require(*ANY_ROLE)
+@blp.arguments(EventQuerySchema, location="query")
+@blp.response(200, EventPageSchema)
+def page(args, table_id):
+    """The table's events after position ``after`` (masked for the caller); pass ``next``
+    as ``after`` to get the following page. An empty page still advances ``next`` past
+    other tables' events."""
+    items, cursor = table_page(ledger(), str(table_id), g.key, args["after"], args["limit"])
+    return {"items": items, "next": cursor}
+
+
+@blp.route("/<uuid:table_id>/events/stream")
+@require(*ANY_ROLE)
+@blp.arguments(StreamQuerySchema, location="query")
+@blp.doc(
+    responses={
+        200: {
+            "description": "Server-Sent Events: `id` = position, `event` = type, `data` = event",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        }
+    }
+)
+def stream(args, table_id):
+    """The table's events as they happen, from ``after`` (or the ``Last-Event-ID`` header),
+    polling the store every half second until ``timeout`` seconds have passed."""
+    app, viewer, tid = ledger(), g.key, str(table_id)
+    after = args["after"]
+    if after is None:
+        last = request.headers.get("Last-Event-ID", "0") or "0"
+        if not last.isdigit():
+            raise InvalidCommand("Last-Event-ID must be a notification position")
+        after = int(last)
+    table_page(app, tid, viewer, after, 1)  # an unknown table is a 404 now, not mid-stream
+    deadline = time.monotonic() + args["timeout"]
+
+    def events():
+        cursor = after
+        yield ": open\n\n"
+        while True:
+            items, cursor = table_page(app, tid, viewer, cursor, 100)
+            for item in items:
+                body = json.dumps(item, separators=(",", ":"))
+                yield f"id: {item['position']}\nevent: {item['type']}\ndata: {body}\n\n"
+            if items:
+                continue
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(POLL_SECONDS)
+
+    return Response(
+        stream_with_context(events()),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )

@@ -1,0 +1,98 @@
+"""Reading events for the feeds: one round's stream, and a table's page of notifications
+(the table's own stream, its rounds' and its shoes'), masked for the caller.
+
+A page scans the store's notification log from the cursor and keeps the events of the
+table's aggregates, so the cursor is a notification position any poller can resume from."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from api.visibility import CHAIN_FIELDS, event_record, event_views, sees_all
+
+BATCH = 500
+REVEAL_FIELDS = ("server_seed", "fixed_order")
+
+
+def round_events(app: Any, rnd: Any, viewer: Any, positions: dict | None = None) -> list[dict]:
+    positions = positions or {}
+    records = [event_record(e, positions.get(e.originator_version)) for e in app.events.get(rnd.id)]
+    return event_views(rnd, records, viewer)
+
+
+def _members(app: Any, table_id: UUID) -> tuple[set[UUID], set[UUID]]:
+    """The table's aggregates: itself, its rounds and its shoes; and its rounds."""
+    rounds, shoes = set(), set()
+    for event in app.events.get(table_id):
+        name = type(event).__name__
+        if name == "RoundOpened":
+            rounds.add(event.round_id)
+        elif name == "ShoeChanged":
+            shoes.add(event.shoe_id)
+        elif name == "CutForDeal":
+            shoes.add(event.shoe)
+    return {table_id, *rounds, *shoes}, rounds
+
+
+def table_page(
+    app: Any, table_id: str, viewer: Any, after: int, limit: int
+) -> tuple[list[dict], int]:
+    """Up to ``limit`` events of the table after position ``after``, and the next cursor."""
+    table = app.get_table(table_id)  # 404 for an unknown table
+    found: list[tuple[int, Any]] = []
+    cursor = after
+    rounds: set[UUID] = set()
+    while len(found) < limit:
+        notes = app.recorder.select_notifications(start=cursor + 1, limit=BATCH)
+        if not notes:
+            break
+        # Read after the batch: a round's events in it were written with its RoundOpened.
+        members, rounds = _members(app, table.id)
+        for note in notes:
+            cursor = note.id
+            if note.originator_id in members:
+                found.append((note.id, app.mapper.to_domain_event(note)))
+                if len(found) == limit:
+                    break
+        if len(notes) < BATCH:
+            break
+    return _masked(app, table, found, rounds, viewer), cursor
+
+
+def _masked(app: Any, table: Any, found: list, rounds: set[UUID], viewer: Any) -> list[dict]:
+    if sees_all(viewer):
+        return [event_record(event, pos) for pos, event in found]
+    # A round's events are masked with the whole round in view (a CardsShown names cards
+    # dealt earlier), so mask each round's stream once and pick the page's events from it.
+    views: dict[UUID, dict[int, dict]] = {}
+    secret_shoes = _shoes_in_play(app, table)
+    out = []
+    for pos, event in found:
+        rid = event.originator_id
+        if rid in rounds:
+            if rid not in views:
+                rnd = app.get_round(str(rid))
+                views[rid] = {e["version"]: e for e in round_events(app, rnd, viewer)}
+            record = {**views[rid][event.originator_version], "position": pos}
+        else:
+            record = event_record(event, pos)
+            data = {k: v for k, v in record["data"].items() if k not in CHAIN_FIELDS}
+            if type(event).__name__ == "Revealed" and rid in secret_shoes:
+                # A shoe retired mid-round: its seed and order would give away the face-down
+                # cards of the round in play; they are shown once that round has ended.
+                data.update({k: None for k in REVEAL_FIELDS})
+            record["data"] = data
+        out.append(record)
+    return out
+
+
+def _shoes_in_play(app: Any, table: Any) -> set[UUID]:
+    if table.current_round is None:
+        return set()
+    rnd = app.get_round(str(table.current_round))
+    shoes = {rnd.start_shoe, rnd.shoe_id}
+    for event in app.events.get(rnd.id):
+        if type(event).__name__ == "CardDealt":
+            shoes.add(event.shoe)
+    return shoes

@@ -1,0 +1,173 @@
+"""``/v1/tables``: opening and closing tables, seats, the dealer, the deal's sale, the pool,
+and starting rounds."""
+
+from __future__ import annotations
+
+from flask import g
+from flask_smorest import Blueprint
+
+from api.auth import require
+from api.idempotency import idempotent
+from api.resources.common import actor, command_id, created, is_admin, is_player, ledger, permit
+from api.schemas.rounds import RoundStartSchema, RoundViewSchema
+from api.schemas.tables import (
+    DealerChoiceSchema,
+    DealSaleSchema,
+    PoolPayoutSchema,
+    SeatCreateSchema,
+    SeatSchema,
+    TableCreateSchema,
+    TableResultSchema,
+    TableSchema,
+)
+from api.visibility import round_view
+
+blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Tables and seats")
+
+ANY_ROLE = ("admin", "auditor", "dealer", "player")
+
+
+def table_body(table_id: str, position: int | None = None) -> dict:
+    app = ledger()
+    table = app.get_table(table_id)
+    round_ids = [
+        str(e.round_id) for e in app.events.get(table.id) if type(e).__name__ == "RoundOpened"
+    ]
+    body = {
+        "table_id": str(table.id),
+        "name": table.name,
+        "family": table.family,
+        "rules": table.rules_record,
+        "seats": [
+            {"seat": int(seat), "player_id": pid}
+            for seat, pid in sorted(table.seats.items(), key=lambda sp: int(sp[0]))
+        ],
+        "dealer": "house" if table.rules.house_banked else table.dealer,
+        "current_round": str(table.current_round) if table.current_round else None,
+        "rounds": table.rounds,
+        "round_ids": round_ids,
+        "closed": table.closed,
+        "version": table.version,
+    }
+    if position is not None:
+        body["position"] = position
+    return body
+
+
+@blp.route("", methods=["POST"])
+@require("admin")
+@idempotent
+@blp.arguments(TableCreateSchema)
+@blp.response(201, TableSchema)
+def open_table(body):
+    made = ledger().open_table(
+        body["family"], body["options"], name=body["name"], command_id=command_id()
+    )
+    tid = made["table_id"]
+    return created(table_body(tid, made.get("position")), f"/v1/tables/{tid}")
+
+
+@blp.route("/<uuid:table_id>")
+@require(*ANY_ROLE)
+@blp.response(200, TableSchema)
+def get_table(table_id):
+    return table_body(str(table_id))
+
+
+@blp.route("/<uuid:table_id>/seats", methods=["POST"])
+@require("player")
+@idempotent
+@blp.arguments(SeatCreateSchema)
+@blp.response(201, SeatSchema)
+def seat(body, table_id):
+    permit(is_admin() or is_player(body["player_id"]), "a player seats only himself")
+    done = ledger().seat_player(
+        str(table_id), str(body["player_id"]), body["seat"], actor=actor(), command_id=command_id()
+    )
+    return created(
+        {**done, "table_id": str(table_id)}, f"/v1/tables/{table_id}/seats/{done['seat']}"
+    )
+
+
+@blp.route("/<uuid:table_id>/seats/<int:seat>", methods=["DELETE"])
+@require("player")
+@blp.response(200, SeatSchema)
+def unseat(table_id, seat):
+    if not is_admin():
+        occupant = ledger().get_table(str(table_id)).seats.get(str(seat))
+        permit(occupant is not None and is_player(occupant), "a player leaves only his own seat")
+    return ledger().unseat_player(str(table_id), seat, actor=actor())
+
+
+@blp.route("/<uuid:table_id>/dealer", methods=["POST"])
+@require("admin")
+@idempotent
+@blp.arguments(DealerChoiceSchema)
+@blp.response(200, TableResultSchema)
+def choose_dealer(body, table_id):
+    pid = body["player_id"]
+    return ledger().choose_dealer(str(table_id), str(pid) if pid else None, command_id=command_id())
+
+
+@blp.route("/<uuid:table_id>/deal-sales", methods=["POST"])
+@require("player", "dealer")
+@idempotent
+@blp.arguments(DealSaleSchema)
+@blp.response(200, TableResultSchema)
+def sell_deal(body, table_id):
+    """VU-31: the dealer sells the deal; the seller is the caller's player (admin: ``seller``,
+    by default the table's dealer)."""
+    if is_admin():
+        seller = body["seller"] or ledger().get_table(str(table_id)).dealer
+    else:
+        permit(body["seller"] is None or is_player(body["seller"]), "one sells only his own deal")
+        seller = g.key.player_id
+    permit(seller is not None, "this table has no dealer to sell the deal")
+    return ledger().sell_deal(
+        str(table_id),
+        str(seller),
+        str(body["buyer"]),
+        body["price"],
+        actor=actor(),
+        command_id=command_id(),
+    )
+
+
+@blp.route("/<uuid:table_id>/pool-payouts", methods=["POST"])
+@require("admin")
+@idempotent
+@blp.arguments(PoolPayoutSchema)
+@blp.response(200, TableResultSchema)
+def pay_from_pool(body, table_id):
+    return ledger().pay_from_pool(
+        str(table_id),
+        str(body["recipient"]),
+        body["amount"],
+        body["reason"],
+        command_id=command_id(),
+    )
+
+
+@blp.route("/<uuid:table_id>/close", methods=["POST"])
+@require("admin")
+@idempotent
+@blp.response(200, TableResultSchema)
+def close(table_id):
+    return ledger().close_table(str(table_id), command_id=command_id())
+
+
+@blp.route("/<uuid:table_id>/rounds", methods=["POST"])
+@require("dealer")
+@idempotent
+@blp.arguments(RoundStartSchema, required=False)
+@blp.response(201, RoundViewSchema)
+def start_round(body, table_id):
+    """Start the next round: an admin, or the table's dealer (the house dealer's key, which
+    names no player, at a casino table)."""
+    app = ledger()
+    if not is_admin() and app.get_table(str(table_id)).rules.house_banked:
+        permit(g.key.player_id is None, "the house deals at a casino table")
+    made = app.start_round(str(table_id), actor=actor(), cut=body["cut"], command_id=command_id())
+    rid = made["round_id"]
+    view = round_view(app.get_round(rid), g.key)
+    return created(view, f"/v1/rounds/{rid}")

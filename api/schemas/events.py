@@ -1,0 +1,33 @@
+"""Events as the feeds serve them."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+
+class EventSchema(Schema):
+    type = fields.String(required=True)
+    aggregate_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    timestamp = fields.String()
+    position = fields.Integer(allow_none=True)
+    data = fields.Dict(keys=fields.String(), metadata={"description": "masked for players"})
+
+
+class EventPageSchema(Schema):
+    items = fields.List(fields.Nested(EventSchema), required=True)
+    next = fields.Integer(required=True, metadata={"description": "pass as ?after= next time"})
+
+
+class EventQuerySchema(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class StreamQuerySchema(Schema):
+    after = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0))
+    timeout = fields.Float(
+        load_default=30.0,
+        validate=validate.Range(min=0, max=300),
+        metadata={"description": "seconds before the server ends the stream"},
+    )

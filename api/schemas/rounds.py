@@ -1,0 +1,160 @@
+"""Rounds: the round as a caller may see it, and the tagged union of every action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from api.schemas.common import MAX_AMOUNT, PositionSchema, Request, StrictInteger
+
+
+class StrictBoolean(fields.Boolean):
+    """JSON ``true``/``false`` only (marshmallow would also read "yes", 1, "on")."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise ValidationError("Not a valid boolean.")
+        return value
+
+
+HAND = {"type": "string", "pattern": r"^(h[0-9]{1,3}|dealer|dealer2)$"}
+CARD = {"type": "string", "pattern": r"^[2-9TJQKA][CDHS]$"}
+AMOUNT = {"type": "integer", "minimum": 1, "maximum": MAX_AMOUNT}
+# Every action, the fields it requires and those it may take (besides "action" and "actor").
+ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "stake": (("amount",), ()),
+    "hit": (("hand",), ()),
+    "stand": (("hand",), ()),
+    "double_down": (("hand",), ()),
+    "surrender": (("hand",), ()),
+    "take": (("hand",), ()),
+    "throw_up": (("hand",), ()),
+    "split": (("hand",), ("amount",)),
+    "insurance": (("hand", "amount"), ()),
+    "ace_value": (("index", "value"), ("hand",)),
+    "reject": (("hand", "card"), ()),
+    "dealer_double": (("called",), ()),
+    "dealer_split": ((), ()),
+    "dealer_draw": ((), ()),
+    "dealer_stand": ((), ()),
+    "serve_two": (("hand",), ()),
+    "serve_out_of_order": (("hand",), ()),
+    "false_division": (("hand",), ()),
+}
+DEALER_ACTIONS = ("dealer_double", "dealer_split", "dealer_draw", "dealer_stand")
+DEALER_HAND_ACTIONS = ("serve_two", "serve_out_of_order", "false_division")
+_FIELD_DOCS: dict[str, dict[str, Any]] = {
+    "hand": HAND,
+    "amount": AMOUNT,
+    "index": {"type": "integer", "minimum": 0, "maximum": 20},
+    "value": {"type": "integer", "enum": [1, 11]},
+    "called": {"type": "boolean"},
+    "card": CARD,
+}
+
+
+class ActionSchema(Request):
+    """One action; which fields are allowed depends on ``action`` (checked below)."""
+
+    action = fields.String(required=True, validate=validate.OneOf(list(ACTIONS)))
+    hand = fields.String(validate=validate.Regexp(HAND["pattern"]))
+    amount = StrictInteger(validate=validate.Range(min=0, max=MAX_AMOUNT))
+    index = StrictInteger(validate=validate.Range(min=0, max=20))
+    value = StrictInteger(validate=validate.OneOf([1, 11]))
+    called = StrictBoolean()
+    card = fields.String(validate=validate.Regexp(CARD["pattern"]))
+    actor = fields.String(
+        validate=validate.Length(min=1, max=100),
+        metadata={"description": "admin keys only: the player (or dealer) to act as"},
+    )
+
+    @validates_schema
+    def _fits_action(self, data: dict, **kwargs: Any) -> None:
+        required, optional = ACTIONS.get(data.get("action"), ((), ()))
+        errors: dict[str, list[str]] = {}
+        for name in required:
+            if name not in data:
+                errors[name] = [f"required by action {data['action']}"]
+        for name in set(data) - {"action", "actor", *required, *optional}:
+            errors[name] = [f"not used by action {data['action']}"]
+        # Only insurance may be 0 (it declines); every other amount is positive.
+        if data.get("action") != "insurance" and data.get("amount") == 0:
+            errors["amount"] = ["must be at least 1"]
+        if errors:
+            raise ValidationError(errors)
+
+
+def action_union_doc() -> dict[str, Any]:
+    """The request body as OpenAPI shows it: a oneOf tagged by ``action``."""
+    variants = []
+    for name, (required, optional) in ACTIONS.items():
+        props: dict[str, Any] = {"action": {"type": "string", "const": name}}
+        for field in required + optional:
+            props[field] = dict(_FIELD_DOCS[field])
+        if name == "insurance":
+            props["amount"] = {**AMOUNT, "minimum": 0, "description": "0 declines"}
+        props["actor"] = {"type": "string", "description": "admin keys only"}
+        variants.append(
+            {
+                "title": name,
+                "type": "object",
+                "properties": props,
+                "required": ["action", *required],
+                "additionalProperties": False,
+            }
+        )
+    return {"oneOf": variants, "discriminator": {"propertyName": "action"}}
+
+
+class HandViewSchema(Schema):
+    id = fields.String(required=True)
+    cards = fields.List(fields.String(), metadata={"description": '"??" for a hidden card'})
+    face_up = fields.List(fields.Boolean())
+    status = fields.String()
+    draws = fields.Integer()
+    aces = fields.Dict(keys=fields.String(), values=fields.Integer())
+    total = fields.Integer(
+        allow_none=True, metadata={"description": "null while any card is hidden"}
+    )
+    natural = fields.Boolean()
+    player = fields.String()
+    seat = fields.Integer()
+    stake = fields.Integer()
+    held = fields.Integer()
+    doubled = fields.Boolean()
+    split_from = fields.String(allow_none=True)
+    insurance = fields.Integer()
+    surrendered = fields.Boolean()
+    settled = fields.Boolean()
+    outcome = fields.String(allow_none=True)
+    result = fields.Integer(allow_none=True, metadata={"description": "the player's net"})
+    pending_two = fields.List(fields.String(), allow_none=True)
+
+
+class RoundViewSchema(Schema):
+    round_id = fields.String(required=True)
+    table_id = fields.String()
+    number = fields.Integer()
+    family = fields.String()
+    phase = fields.String()
+    ended = fields.Boolean()
+    dealer = fields.String()
+    dealer_doubled = fields.Boolean()
+    current_turn = fields.String(allow_none=True)
+    order = fields.List(fields.String())
+    hands = fields.List(fields.Nested(HandViewSchema))
+    dealer_hand = fields.Nested(HandViewSchema)
+    dealer_second = fields.Nested(HandViewSchema, allow_none=True)
+    version = fields.Integer()
+
+
+class RoundStartSchema(Request):
+    cut = StrictInteger(
+        load_default=None, validate=validate.Range(min=0, max=10_000), allow_none=True
+    )
+
+
+class ActionResultSchema(PositionSchema):
+    result = fields.Dict(keys=fields.String(), required=True)
+    round = fields.Nested(RoundViewSchema, required=True)

@@ -1,0 +1,224 @@
+"""What each caller may see of a round: the one place where hidden cards are masked.
+
+Admins and auditors see everything. Anyone else (a player key, a dealer key) sees the cards of
+the hands he holds, every card dealt face up or shown since (``CardsShown``), and nothing else:
+another player's face-down cards (VU-4/VU-7, H13, OC, and Очко's face-down draws), the casino
+dealer's hole card (CB-2) until it is turned, and anything derived from those cards (totals,
+chosen ace values). Hidden cards are replaced by ``"??"`` so a front end still knows how many
+cards lie on the table. The shoe's seed never lives in a round, so it cannot leak from here.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Protocol
+from uuid import UUID
+
+from ledger.domain.round import DEALER, DEALER_SECOND, Round
+
+HIDDEN = "??"
+HOUSE = "house"
+SEE_ALL = ("admin", "auditor")
+
+# Chain fields: a masked card's event hash could be brute-forced over 52 cards (and the next
+# event's ``prev_hash`` repeats it), so only those who see everything get the chain.
+CHAIN_FIELDS = ("hash", "prev_hash")
+# Event fields that give away a hand's total, and so its hidden cards.
+_TOTAL_FIELDS = {"HandStood": ("total",), "HandOverdrawn": ("total",)}
+
+
+class Viewer(Protocol):
+    role: str
+    player_id: str | None
+
+
+def sees_all(viewer: Viewer) -> bool:
+    return viewer.role in SEE_ALL
+
+
+def holder(rnd: Round, hand_id: str) -> str:
+    """Who holds a hand: its player, or for the dealer's hands the dealer (a player id, or
+    "house" in the casino)."""
+    if hand_id in (DEALER, DEALER_SECOND):
+        return rnd.dealer
+    return rnd.hands[hand_id]["player"]
+
+
+def owns(viewer: Viewer, rnd: Round, hand_id: str) -> bool:
+    if sees_all(viewer):
+        return True
+    me = viewer.player_id
+    if me is None and viewer.role == "dealer":
+        me = HOUSE  # a dealer key bound to no player deals for the house (casino tables)
+    return me is not None and holder(rnd, hand_id) == me
+
+
+def _hand_view(rnd: Round, hand_id: str, hand: dict, viewer: Viewer) -> dict:
+    mine = owns(viewer, rnd, hand_id)
+    visible = [mine or up for up in hand["face_up"]]
+    cards = [c if v else HIDDEN for c, v in zip(hand["cards"], visible, strict=True)]
+    whole = all(visible)
+    out = {
+        "id": hand_id,
+        "cards": cards,
+        "face_up": list(hand["face_up"]),
+        "status": hand["status"],
+        "draws": hand["draws"],
+        # An ace's chosen value tells that the card is an ace: only for visible cards.
+        "aces": {k: v for k, v in hand["aces"].items() if _visible_at(visible, k)},
+        "total": rnd.total(hand_id) if whole and hand["cards"] else None,
+    }
+    return out
+
+
+def _visible_at(visible: list[bool], key: str) -> bool:
+    index = int(key)
+    return 0 <= index < len(visible) and visible[index]
+
+
+def round_view(rnd: Round, viewer: Viewer) -> dict[str, Any]:
+    """The round as ``viewer`` may see it, as plain JSON-ready data."""
+    hands = []
+    for hand_id in rnd.order:
+        hand = rnd.hands[hand_id]
+        view = _hand_view(rnd, hand_id, hand, viewer)
+        view.update(
+            player=hand["player"],
+            seat=hand["seat"],
+            stake=hand["stake"],
+            held=hand["held"],
+            doubled=hand["doubled"],
+            split_from=hand["split_from"],
+            insurance=hand["insurance"],
+            surrendered=hand["surrendered"],
+            settled=bool(hand.get("settled")),
+            outcome=hand.get("outcome"),
+            result=hand["result"],
+            # Cards served two at once (VU-23) are dealt face up; still mask defensively.
+            pending_two=[c if c in view["cards"] else HIDDEN for c in hand.get("pending_two") or []]
+            or None,
+        )
+        hands.append(view)
+    dealer = _hand_view(rnd, DEALER, rnd.dealer_hand, viewer)
+    dealer["natural"] = rnd.dealer_hand["natural"]
+    second = None
+    if rnd.dealer_second is not None:
+        second = _hand_view(rnd, DEALER_SECOND, rnd.dealer_second, viewer)
+        second["natural"] = rnd.dealer_second["natural"]
+    return {
+        "round_id": str(rnd.id),
+        "table_id": str(rnd.table_id),
+        "number": rnd.number,
+        "family": rnd.family,
+        "phase": rnd.phase,
+        "ended": rnd.ended,
+        "dealer": rnd.dealer,
+        "dealer_doubled": rnd.dealer_doubled,
+        "current_turn": rnd.current_turn() if rnd.phase == "play" else None,
+        "order": list(rnd.order),
+        "hands": hands,
+        "dealer_hand": dealer,
+        "dealer_second": second,
+        "version": rnd.version,
+    }
+
+
+class _CardTracker:
+    """Follows the cards of each hand through a round's events, as the aggregate does, so
+    that a later ``CardsShown`` can name the cards it turned up."""
+
+    def __init__(self) -> None:
+        self.cards: dict[str, list[str]] = {}
+
+    def apply(self, name: str, state: dict) -> None:
+        hand = state.get("hand")
+        if name == "CardDealt":
+            self.cards.setdefault(hand, []).append(state["card"])
+        elif name == "HandSplit":
+            self.cards[hand].pop()
+            self.cards[state["new_hand"]] = [state["card"]]
+        elif name == "DealerDivided":
+            self.cards[DEALER].pop()
+            self.cards[DEALER_SECOND] = [state["card"]]
+        elif name == "TwoCardsResolved" and state.get("rejected"):
+            cards = self.cards[hand]
+            del cards[len(cards) - 1 - cards[::-1].index(state["rejected"])]
+
+
+def plain(value: Any) -> Any:
+    """JSON-ready: UUIDs and times as text, containers copied."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return value
+
+
+def event_record(event: Any, position: int | None = None) -> dict[str, Any]:
+    """A stored domain event as ``{type, aggregate_id, version, timestamp, position, data}``."""
+    fields = dict(vars(event))
+    data = {
+        k: plain(v)
+        for k, v in fields.items()
+        if k not in ("originator_id", "originator_version", "timestamp", "originator_topic")
+    }
+    return {
+        "type": type(event).__name__,
+        "aggregate_id": str(event.originator_id),
+        "version": event.originator_version,
+        "timestamp": event.timestamp.isoformat(),
+        "position": position,
+        "data": data,
+    }
+
+
+def event_views(rnd: Round, events: list[dict], viewer: Viewer) -> list[dict]:
+    """Mask a round's events (plain dicts with ``type`` and ``data``, in stream order) for
+    ``viewer``. A face-down card of someone else's hand is masked when dealt; the
+    ``CardsShown`` event that turns it up carries the hand's cards then; totals of hands the
+    viewer cannot fully see are dropped."""
+    if sees_all(viewer):
+        return events
+    tracker = _CardTracker()
+    out = []
+    for event in events:
+        name = event["type"]
+        data = {k: v for k, v in event["data"].items() if k not in CHAIN_FIELDS}
+        tracker.apply(name, data)
+        hand = data.get("hand")
+        known = hand is not None and _hand_known(rnd, hand, viewer)
+        if name == "CardDealt" and not (data["face_up"] or known):
+            data["card"] = HIDDEN
+        elif name == "CardsShown":
+            data["cards"] = list(tracker.cards.get(hand, []))
+        elif name in _TOTAL_FIELDS and not (known or _fully_up(rnd, hand)):
+            for field in _TOTAL_FIELDS[name]:
+                data[field] = None
+        elif name == "HandSettled" and not _fully_up(rnd, hand) and not known:
+            data["player_total"] = None
+        if name == "HandSettled" and not (_fully_up(rnd, DEALER) or owns(viewer, rnd, DEALER)):
+            data["dealer_total"] = None
+        out.append({**event, "data": data})
+    return out
+
+
+def _hand_known(rnd: Round, hand: str, viewer: Viewer) -> bool:
+    try:
+        return owns(viewer, rnd, hand)
+    except KeyError:
+        return False
+
+
+def _fully_up(rnd: Round, hand: str | None) -> bool:
+    """Whether every card of the hand lies face up now (so its total is public)."""
+    if hand is None:
+        return False
+    try:
+        target = rnd.rules_hand(hand)
+    except KeyError:
+        return False
+    return all(target["face_up"])

@@ -1,0 +1,199 @@
+"""Players, tables and the event feeds over HTTP: who may do what, what comes back."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_rounds_http import HIDDEN, Http, open_table
+
+
+@pytest.fixture
+def http(app, client, make_key, admin_key):
+    return Http(app, client, make_key, admin_key)
+
+
+def test_players_wallets_and_the_bankroll(http, client):
+    made = client.post(
+        "/v1/players", json={"name": "Ann"}, headers={"Authorization": f"Bearer {http.admin}"}
+    )
+    assert made.status_code == 201 and made.headers["Location"].endswith(made.json["player_id"])
+    pid = made.json["player_id"]
+    http.post(f"/v1/players/{pid}/deposits", {"amount": 1000})
+    assert http.post(f"/v1/players/{pid}/withdrawals", {"amount": 300})["balance"] == 700
+    http.post(f"/v1/players/{pid}/withdrawals", {"amount": 5000}, status=409)
+    http.post(f"/v1/players/{pid}/deposits", {"amount": True}, status=422)
+    http.post(f"/v1/players/{pid}/deposits", {"amount": "10"}, status=422)
+    http.post(f"/v1/players/{pid}/deposits", {"amount": 0}, status=422)
+
+    ann = http.make_key("player", pid)
+    bankroll = http.get(f"/v1/players/{pid}/bankroll", key=ann)
+    assert bankroll["balance"] == 700 and bankroll["held"] == 0
+    assert [(h["change"], h["balance"]) for h in bankroll["history"]] == [(1000, 1000), (-300, 700)]
+
+    other = http.player("Bob")
+    http.get(f"/v1/players/{other}", key=ann, status=403)
+    http.get(f"/v1/players/{other}/bankroll", key=ann, status=403)
+    assert http.get(f"/v1/players/{other}", key=http.make_key("auditor"))["balance"] == 100_000
+    http.post("/v1/players", {"name": "X"}, key=ann, status=403)
+    http.post("/v1/players", {"name": "X"}, key=http.make_key("auditor"), status=403)
+    http.get("/v1/players/00000000-0000-0000-0000-000000000000", status=404)
+    assert client.get(f"/v1/players/{pid}").status_code == 401
+
+
+def test_held_stakes_show_in_the_bankroll(http):
+    t = open_table(http, "casino", {"insurance": False})
+    t.start(["TC", "9D", "8H", "7C", "8S", "9C"])
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    bankroll = http.get(f"/v1/players/{t.ids['Ann']}/bankroll", key=http.keys["Ann"])
+    assert bankroll["held"] == 200 and bankroll["balance"] == 100_000 - 200
+
+
+def test_tables_seats_and_the_dealer(http):
+    t = open_table(http, "vingt-un")
+    table = http.get(f"/v1/tables/{t.table_id}", key=http.keys["Eve"])
+    assert table["family"] == "vingt-un" and table["dealer"] == t.ids["Dee"]
+    assert [s["seat"] for s in table["seats"]] == [1, 2, 3]
+    eve = http.keys["Eve"]
+    # A player seats and unseats only himself.
+    http.post(
+        f"/v1/tables/{t.table_id}/seats",
+        {"player_id": t.ids["Ann"], "seat": 5},
+        key=eve,
+        status=403,
+    )
+    http.call("DELETE", f"/v1/tables/{t.table_id}/seats/2", key=eve, status=403)
+    http.call("DELETE", f"/v1/tables/{t.table_id}/seats/2", key=http.keys["Ann"])
+    http.post(f"/v1/tables/{t.table_id}/seats", {"player_id": t.ids["Ann"], "seat": 3}, status=409)
+    http.post(f"/v1/tables/{t.table_id}/dealer", {"player_id": t.ids["Bob"]}, key=eve, status=403)
+    http.post("/v1/tables", {"family": "poker"}, status=422)
+    http.post("/v1/tables", {"family": "casino", "options": {"bogus": 1}}, status=422)
+
+
+def test_selling_the_deal_and_the_pool(http):
+    t = open_table(http, "vingt-un")
+    sale = {"buyer": t.ids["Ann"], "price": 500}
+    http.post(f"/v1/tables/{t.table_id}/deal-sales", sale, key=http.keys["Bob"], status=403)
+    assert (
+        http.post(f"/v1/tables/{t.table_id}/deal-sales", sale, key=http.keys["Dee"])["dealer"]
+        == t.ids["Ann"]
+    )
+    assert http.balance(t.ids["Dee"]) == 100_500
+    payout = {"recipient": t.ids["Bob"], "amount": 10, "reason": "a pool payout"}
+    problem = http.post(f"/v1/tables/{t.table_id}/pool-payouts", payout, status=409)
+    assert problem["clause"] == "VU-28"
+    assert http.post(f"/v1/tables/{t.table_id}/close")["closed"] is True
+    http.post(f"/v1/tables/{t.table_id}/close", status=409)
+
+
+def test_actions_are_validated_as_a_tagged_union(http):
+    t = open_table(http, "casino", {"insurance": False})
+    t.start(["TC", "9D", "8H", "7C", "8S", "9C"])
+    path = f"/v1/rounds/{t.rid}/actions"
+    key = http.keys["Ann"]
+    for body in (
+        {"action": "fold"},
+        {"action": "stake"},
+        {"action": "stake", "amount": 0},
+        {"action": "stake", "amount": 100, "hand": "h1"},
+        {"action": "hit"},
+        {"action": "dealer_double", "called": "yes"},
+        {"action": "ace_value", "index": 0, "value": 5},
+        {"action": "reject", "hand": "h1", "card": "ZZ"},
+    ):
+        assert "errors" in http.post(path, body, key=key, status=422), body
+    http.post(path, {"action": "stake", "amount": 200}, key=http.keys["auditor"], status=403)
+    http.post(path, {"action": "stake", "amount": 50}, key=key, status=409)  # CB-1 limits
+
+
+def test_an_action_retried_with_its_idempotency_key_applies_once(http):
+    t = open_table(http, "casino", {"insurance": False})
+    t.start(["TC", "9D", "8H", "7C", "8S", "9C"])
+    headers = {"Idempotency-Key": "stake-1"}
+    first = http.post(
+        f"/v1/rounds/{t.rid}/actions",
+        {"action": "stake", "amount": 200},
+        key=http.keys["Ann"],
+        headers=headers,
+    )
+    again = http.post(
+        f"/v1/rounds/{t.rid}/actions",
+        {"action": "stake", "amount": 200},
+        key=http.keys["Ann"],
+        headers=headers,
+    )
+    assert again == first
+    assert http.balance(t.ids["Ann"]) == 100_000 - 200
+    http.post(
+        f"/v1/rounds/{t.rid}/actions",
+        {"action": "stake", "amount": 300},
+        key=http.keys["Ann"],
+        headers=headers,
+        status=422,
+    )
+
+
+def test_admin_acts_for_the_holder_of_the_hand(http):
+    t = open_table(http, "vingt-un")
+    t.start(["TC", "9D", "8H", "KC", "7D", "9C"])
+    http.post(
+        f"/v1/rounds/{t.rid}/actions", {"action": "stake", "amount": 200, "actor": t.ids["Ann"]}
+    )
+    http.post(
+        f"/v1/rounds/{t.rid}/actions", {"action": "stake", "amount": 200, "actor": t.ids["Bob"]}
+    )
+    out = http.post(f"/v1/rounds/{t.rid}/actions", {"action": "dealer_double", "called": False})
+    assert out["round"]["phase"] == "play"
+    out = http.post(f"/v1/rounds/{t.rid}/actions", {"action": "stand", "hand": "h1"})
+    assert out["round"]["current_turn"] == "h2"
+
+
+def test_the_table_feed_pages_and_masks(http):
+    t = open_table(http, "vingt-un")
+    t.start(["TC", "9D", "8H", "KC", "7D", "9C"])
+    for name in ("Ann", "Bob"):
+        http.act(t.rid, name, action="stake", amount=200)
+    http.act(t.rid, "dealer", action="dealer_double", called=False)
+    path = f"/v1/tables/{t.table_id}/events"
+    everything = http.get(f"{path}?limit=1000", key=http.keys["auditor"])
+    positions = [e["position"] for e in everything["items"]]
+    assert positions == sorted(positions) and everything["next"] == positions[-1]
+    assert {e["aggregate_id"] for e in everything["items"]} >= {t.table_id, t.rid}
+
+    paged, after = [], 0
+    while True:
+        page = http.get(f"{path}?after={after}&limit=7", key=http.keys["auditor"])
+        paged += page["items"]
+        if not page["items"]:
+            break
+        after = page["next"]
+    assert paged == everything["items"]
+
+    eve = http.get(f"{path}?limit=1000", key=http.keys["Eve"])["items"]
+    cards = [e["data"]["card"] for e in eve if e["type"] == "CardDealt"]
+    assert cards == [HIDDEN] * 6
+    assert all("hash" not in e["data"] for e in eve)
+    assert '"TC"' not in json.dumps(eve)
+    http.get(f"{path}?limit=0", status=422)
+    http.get("/v1/tables/00000000-0000-0000-0000-000000000000/events", status=404)
+
+
+def test_the_sse_stream(http, client):
+    t = open_table(http, "casino", {"insurance": False})
+    t.start(["TC", "9D", "8H", "7C", "8S", "9C"])
+    response = client.get(
+        f"/v1/tables/{t.table_id}/events/stream?timeout=0",
+        headers={"Authorization": f"Bearer {http.keys['Ann']}"},
+    )
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    blocks = [b for b in response.get_data(as_text=True).split("\n\n") if b.startswith("id:")]
+    page = http.get(f"/v1/tables/{t.table_id}/events?limit=1000", key=http.keys["Ann"])
+    assert len(blocks) == len(page["items"])
+    last = blocks[-1].split("\n")
+    assert last[0] == f"id: {page['next']}"
+    assert json.loads(last[2].removeprefix("data: ")) == page["items"][-1]
+    resumed = client.get(
+        f"/v1/tables/{t.table_id}/events/stream?timeout=0",
+        headers={"Authorization": f"Bearer {http.keys['Ann']}", "Last-Event-ID": str(page["next"])},
+    )
+    assert "id:" not in resumed.get_data(as_text=True)

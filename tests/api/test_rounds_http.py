@@ -1,0 +1,242 @@
+"""A full round of each family over HTTP, with fixed shoes: a casino double down, a Vingt-un
+dealer double, a Hoyle split and an Очко ace choice; every payout checked against the
+wallets, and every role's view of the round."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+SPARE = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"]
+HIDDEN = "??"
+
+
+@dataclass
+class Http:
+    """A small client: ``call(method, path, key, json, status)`` asserts the status."""
+
+    app: object
+    client: object
+    make_key: object
+    admin: str
+    keys: dict[str, str] = field(default_factory=dict)
+
+    def call(self, method: str, path: str, key: str | None = None, json=None, status=200, **kw):
+        headers = {"Authorization": f"Bearer {key or self.admin}", **kw.pop("headers", {})}
+        response = self.client.open(path, method=method, json=json, headers=headers, **kw)
+        assert response.status_code == status, (method, path, response.get_json())
+        return response.get_json()
+
+    def post(self, path, json=None, key=None, status=200, **kw):
+        return self.call("POST", path, key, json, status, **kw)
+
+    def get(self, path, key=None, status=200):
+        return self.call("GET", path, key, None, status)
+
+    @property
+    def ledger(self):
+        return self.app.extensions["ledger"]
+
+    def player(self, name: str, amount: int = 100_000) -> str:
+        pid = self.post("/v1/players", {"name": name}, status=201)["player_id"]
+        self.post(f"/v1/players/{pid}/deposits", {"amount": amount})
+        self.keys[name] = self.make_key("player", pid)
+        return pid
+
+    def balance(self, pid: str) -> int:
+        return self.get(f"/v1/players/{pid}")["balance"]
+
+    def act(self, rid: str, who: str, status=200, **body):
+        return self.post(f"/v1/rounds/{rid}/actions", body, key=self.keys[who], status=status)
+
+
+@pytest.fixture
+def http(app, client, make_key, admin_key):
+    return Http(app, client, make_key, admin_key)
+
+
+@dataclass
+class Table:
+    http: Http
+    family: str
+    table_id: str
+    ids: dict[str, str]  # name -> player id
+    rid: str = ""
+
+    def start(self, shoe: list[str]) -> dict:
+        self.http.ledger.fix_next_shoe(self.table_id, shoe + SPARE)
+        self.before = {n: self.http.balance(pid) for n, pid in self.ids.items()}
+        view = self.http.post(
+            f"/v1/tables/{self.table_id}/rounds", key=self.http.keys["dealer"], status=201
+        )
+        self.rid = view["round_id"]
+        return view
+
+    def changes(self) -> dict[str, int]:
+        return {n: self.http.balance(pid) - self.before[n] for n, pid in self.ids.items()}
+
+    def view(self, who: str) -> dict:
+        key = self.http.admin if who == "admin" else self.http.keys[who]
+        return self.http.get(f"/v1/rounds/{self.rid}", key=key)
+
+
+def open_table(http: Http, family: str, options: dict | None = None) -> Table:
+    """Casino: Ann seat 1, Bob seat 2, the house dealer's key. Private: Dee deals from seat 1,
+    Ann seat 2 (h1), Bob seat 3 (h2). Players seat themselves with their own keys."""
+    body = {"family": family, "options": options or {}, "name": f"{family} table"}
+    tid = http.post("/v1/tables", body, status=201)["table_id"]
+    names = ["Ann", "Bob"] if family == "casino" else ["Dee", "Ann", "Bob"]
+    ids = {n: http.player(n) for n in names}
+    for seat, name in enumerate(names, start=1):
+        seated = {"player_id": ids[name], "seat": seat}
+        http.post(f"/v1/tables/{tid}/seats", seated, key=http.keys[name], status=201)
+    if family == "casino":
+        http.keys["dealer"] = http.make_key("dealer")  # the house dealer: no player
+    else:
+        assert (
+            http.post(f"/v1/tables/{tid}/dealer", {"player_id": ids["Dee"]})["dealer"] == ids["Dee"]
+        )
+        http.keys["dealer"] = http.make_key("dealer", ids["Dee"])
+    http.keys["auditor"] = http.make_key("auditor")
+    http.player("Eve")  # a player who does not sit at this table
+    return Table(http, family, tid, ids)
+
+
+def results(view: dict) -> dict[str, int]:
+    return {h["id"]: h["result"] for h in view["hands"]}
+
+
+def assert_books(http: Http, t: Table) -> None:
+    from ledger.balances import fold_balances
+
+    books = fold_balances(http.ledger)
+    assert sum(books.values()) == 0
+    assert books.get(f"escrow:{t.rid}", 0) == 0
+
+
+def test_casino_round_with_a_double_down(http):
+    t = open_table(http, "casino", {"insurance": False})
+    # Ann 6C 5D (11) doubles and gets TH (21); Bob TC 8D stands on 18; the dealer shows 9H,
+    # has 7S in the hole (16), draws 8C and breaks.
+    view = t.start(["6C", "TC", "9H", "5D", "8D", "7S", "TH", "8C"])
+    assert view["phase"] == "betting"
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    out = http.act(t.rid, "Bob", action="stake", amount=300)
+    assert out["round"]["phase"] == "play" and out["round"]["current_turn"] == "h1"
+    assert out["round"]["dealer_hand"]["cards"] == ["9H", HIDDEN]  # CB-2: the hole card
+    assert t.view("auditor")["dealer_hand"]["cards"] == ["9H", "7S"]
+    assert t.view("dealer")["dealer_hand"]["cards"] == ["9H", "7S"]
+
+    out = http.act(t.rid, "Ann", action="double_down", hand="h1")
+    assert out["result"]["card"] == "TH" and out["round"]["hands"][0]["stake"] == 400
+    http.act(t.rid, "Ann", action="stand", hand="h2", status=403)  # Bob's hand
+    out = http.act(t.rid, "Bob", action="stand", hand="h2")
+
+    final = out["round"]
+    assert final["ended"] and final["dealer_hand"]["cards"] == ["9H", "7S", "8C"]
+    assert results(final) == {"h1": 400, "h2": 300}
+    assert t.changes() == {"Ann": 400, "Bob": 300}
+    assert_books(http, t)
+
+
+def test_vingt_un_round_with_a_dealer_double(http):
+    t = open_table(http, "vingt-un")
+    # VU-4: one card face down each (Ann TC, Bob 9D, Dee 8H) before the stakes.
+    view = t.start(["TC", "9D", "8H", "KC", "7D", "9C", "6D"])
+    assert view["phase"] == "staking"
+    assert t.view("Ann")["hands"][0]["cards"] == ["TC"]
+    assert t.view("Ann")["hands"][1]["cards"] == [HIDDEN]
+    assert t.view("Ann")["dealer_hand"]["cards"] == [HIDDEN]
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    out = http.act(t.rid, "Bob", action="stake", amount=200)
+    assert out["round"]["phase"] == "dealer_double"
+    http.act(t.rid, "Ann", action="dealer_double", called=True, status=403)
+    out = http.act(t.rid, "dealer", action="dealer_double", called=True)  # VU-6
+    assert out["round"]["dealer_doubled"] and out["round"]["phase"] == "play"
+    # Second cards (VU-7): Ann KC (20), Bob 7D (16), Dee 9C (17). Ann stands; Bob draws
+    # 6D face up (VU-11) and is over (22).
+    http.act(t.rid, "Ann", action="stand", hand="h1")
+    out = http.act(t.rid, "Bob", action="hit", hand="h2")
+    assert out["result"]["card"] == "6D"
+    assert t.view("Ann")["hands"][1]["cards"] == [HIDDEN, HIDDEN, "6D"]
+    assert t.view("Eve")["hands"][0]["cards"] == [HIDDEN, HIDDEN]
+    out = http.act(t.rid, "dealer", action="dealer_stand")
+    final = out["round"]
+    assert final["ended"]
+    assert results(final) == {"h1": 400, "h2": -400}  # the doubled stakes, at even money
+    assert t.changes() == {"Dee": 0, "Ann": 400, "Bob": -400}
+    assert_books(http, t)
+
+
+def test_hoyle_round_with_a_split(http):
+    t = open_table(http, "hoyle-1913", {"allow_split": True})
+    # Ann 8C 8D divides: h1 8C+3C, h3 8D+TD; Bob TC 7C; Dee TH 7H (17).
+    t.start(["8C", "TC", "TH", "8D", "7C", "7H", "3C", "TD", "9C"])
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    http.act(t.rid, "Bob", action="stake", amount=200)
+    out = http.act(t.rid, "Ann", action="split", hand="h1")
+    assert out["result"]["new_hand"] == "h3"
+    assert out["round"]["order"] == ["h1", "h3", "h2"]
+    out = http.act(t.rid, "Ann", action="hit", hand="h1")
+    assert out["result"]["card"] == "9C"  # 8C 3C 9C = 20
+    http.act(t.rid, "Ann", action="stand", hand="h1")
+    http.act(t.rid, "Ann", action="stand", hand="h3")
+    out = http.act(t.rid, "Bob", action="stand", hand="h2")
+    assert out["round"]["phase"] == "dealer"
+    assert out["round"]["dealer_hand"]["cards"] == ["TH", "7H"]  # turned up for his turn
+    final = http.act(t.rid, "dealer", action="dealer_stand")["round"]
+    assert final["ended"]
+    res = results(final)
+    assert res["h1"] == 200 and res["h3"] == 200  # 20 and 18 beat 17
+    assert res["h2"] == 0  # H13-10: equal totals are a stand-off
+    assert t.changes() == {"Dee": -400, "Ann": 400, "Bob": 0}
+    assert_books(http, t)
+
+
+def test_ochko_round_with_an_ace_choice(http):
+    t = open_table(http, "ochko")
+    # Ann AC 6C counts the ace as 1 (7) and draws TD face down (17); Bob 9D 8S (17);
+    # the banker Dee 7H 9H (16) stands.
+    t.start(["AC", "9D", "7H", "6C", "8S", "9H", "TD"])
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    http.act(t.rid, "Bob", action="stake", amount=200)
+    out = http.act(t.rid, "Ann", action="ace_value", hand="h1", index=0, value=1)
+    assert out["round"]["hands"][0]["aces"] == {"0": 1} and out["round"]["hands"][0]["total"] == 7
+    assert t.view("Bob")["hands"][0]["aces"] == {}
+    http.act(t.rid, "Ann", action="hit", hand="h1")
+    assert t.view("Bob")["hands"][0]["cards"] == [HIDDEN] * 3  # OC: draws are face down
+    http.act(t.rid, "Ann", action="stand", hand="h1")
+    http.act(t.rid, "Bob", action="stand", hand="h2")
+    final = http.act(t.rid, "dealer", action="dealer_stand")["round"]
+    assert final["ended"] and results(final) == {"h1": 200, "h2": 200}
+    assert t.changes() == {"Dee": -400, "Ann": 200, "Bob": 200}
+    assert_books(http, t)
+
+
+@pytest.mark.parametrize("family", ["casino", "vingt-un", "hoyle-1913", "ochko"])
+def test_every_role_gets_its_own_view(http, family):
+    t = open_table(http, family, {"insurance": False} if family == "casino" else {})
+    t.start(["TC", "9D", "8H", "7C", "8S", "9C", "3D"])
+    for name in ("Ann", "Bob"):
+        http.act(t.rid, name, action="stake", amount=200)
+    if family == "vingt-un":
+        http.act(t.rid, "dealer", action="dealer_double", called=False)
+    full = t.view("auditor")
+    assert HIDDEN not in str(full) and t.view("admin") == full
+    ann, eve, dealer = t.view("Ann"), t.view("Eve"), t.view("dealer")
+    assert ann["hands"][0]["cards"] == full["hands"][0]["cards"]
+    if family == "casino":
+        assert ann["hands"][1]["cards"] == full["hands"][1]["cards"]  # dealt face up
+        assert ann["dealer_hand"]["cards"][1] == HIDDEN
+        assert dealer["dealer_hand"] == full["dealer_hand"]
+    else:
+        assert ann["hands"][1]["cards"] == [HIDDEN, HIDDEN]
+        assert ann["dealer_hand"]["cards"] == [HIDDEN, HIDDEN]
+        assert dealer["dealer_hand"] == full["dealer_hand"]
+        assert dealer["hands"][0]["cards"] == [HIDDEN, HIDDEN]
+        assert eve["hands"][0]["cards"] == [HIDDEN, HIDDEN]
+    events = http.get(f"/v1/rounds/{t.rid}/events", key=http.keys["Bob"])
+    dealt = [e["data"]["card"] for e in events if e["type"] == "CardDealt"]
+    # Casino: only the hole card; private: Ann's two and the dealer's two.
+    assert dealt.count(HIDDEN) == (1 if family == "casino" else 4)

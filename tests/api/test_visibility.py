@@ -1,0 +1,230 @@
+"""No hidden card leaks: every role's view of a round, in every family, at every stage.
+
+Each scenario uses distinct cards, so "this card must not be seen" is checked on the whole
+JSON of the view and of the event feed, not only on the fields we thought of."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from uuid import UUID
+
+import pytest
+
+from api.visibility import HIDDEN, event_record, event_views, round_view
+from ledger.application import TwentyOneLedger
+
+SPARE = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"]
+
+
+@dataclass(frozen=True)
+class Viewer:
+    role: str
+    player_id: str | None = None
+
+
+@pytest.fixture
+def ledger(memory_env):
+    app = TwentyOneLedger(env=memory_env)
+    yield app
+    app.close()
+
+
+@dataclass
+class Scene:
+    ledger: TwentyOneLedger
+    family: str
+    rid: str
+    dealer: str | None
+    ann: str
+    bob: str
+    eve: str  # registered, not at the table
+
+    def viewers(self) -> dict[str, Viewer]:
+        return {
+            "admin": Viewer("admin"),
+            "auditor": Viewer("auditor"),
+            "ann": Viewer("player", self.ann),
+            "bob": Viewer("player", self.bob),
+            "eve": Viewer("player", self.eve),
+            # In the casino a dealer key names no player: it deals for the house.
+            "dealer": Viewer("dealer", self.dealer),
+        }
+
+    def view(self, who: str) -> dict:
+        return round_view(self.ledger.get_round(self.rid), self.viewers()[who])
+
+    def events(self, who: str) -> list[dict]:
+        rnd = self.ledger.get_round(self.rid)
+        stored = [event_record(e) for e in self.ledger.events.get(UUID(self.rid))]
+        return event_views(rnd, stored, self.viewers()[who])
+
+
+# The deal of each family, in shoe order (h1 = Ann, h2 = Bob), then Ann's one draw (3D).
+# casino: Ann TC 7C, Bob 9D 8S, dealer 6H up + KD in the hole; dealer then draws 5D.
+# private: Ann TC 7C, Bob 9D 8S, dealer 8H 9C, every one face down.
+DEALS = {
+    "casino": ["TC", "9D", "6H", "7C", "8S", "KD", "3D", "5D"],
+    "vingt-un": ["TC", "9D", "8H", "7C", "8S", "9C", "3D"],
+    "hoyle-1913": ["TC", "9D", "8H", "7C", "8S", "9C", "3D"],
+    "ochko": ["TC", "9D", "8H", "7C", "8S", "9C", "3D"],
+}
+FAMILIES = list(DEALS)
+ANN, BOB = {"TC", "7C"}, {"9D", "8S"}
+
+
+def dealer_cards(family: str) -> set[str]:
+    return {"6H", "KD"} if family == "casino" else {"8H", "9C"}
+
+
+def play_to(ledger, family: str, stage: str) -> Scene:
+    """Stage "deal": every first two cards dealt; "draw": Ann drew 3D; "end": round over."""
+    pids = {n: ledger.register_player(n)["player_id"] for n in ("Dee", "Ann", "Bob", "Eve")}
+    for pid in pids.values():
+        ledger.deposit(pid, 100_000)
+    options = {"insurance": False} if family == "casino" else {}
+    table = ledger.open_table(family, options)["table_id"]
+    dealer = None if family == "casino" else pids["Dee"]
+    for seat, pid in enumerate([p for p in (dealer, pids["Ann"], pids["Bob"]) if p], start=1):
+        ledger.seat_player(table, pid, seat)
+    if dealer:
+        ledger.choose_dealer(table, dealer)
+    ledger.fix_next_shoe(table, DEALS[family] + SPARE)
+    rid = ledger.start_round(table, actor=dealer or "admin")["round_id"]
+    scene = Scene(ledger, family, rid, dealer, pids["Ann"], pids["Bob"], pids["Eve"])
+    for pid in (scene.ann, scene.bob):
+        ledger.place_stake(rid, pid, 200)
+    if family == "vingt-un":
+        ledger.act(rid, "dealer_double", actor=dealer, called=False)
+    assert ledger.get_round(rid).phase == "play"
+    if stage == "deal":
+        return scene
+    ledger.act(rid, "hit", actor=scene.ann, hand="h1")
+    if stage == "draw":
+        return scene
+    ledger.act(rid, "stand", actor=scene.ann, hand="h1")
+    ledger.act(rid, "stand", actor=scene.bob, hand="h2")
+    if family != "casino":
+        ledger.act(rid, "dealer_stand", actor=dealer)
+    assert ledger.get_round(rid).ended
+    return scene
+
+
+def hidden_from(family: str, who: str, stage: str) -> set[str]:
+    """The cards ``who`` must not see at ``stage``."""
+    if who in ("admin", "auditor"):
+        return set()
+    casino = family == "casino"
+    ann = set() if casino else set(ANN)
+    bob = set() if casino else set(BOB)
+    if stage != "deal" and family == "ochko":
+        ann.add("3D")  # Очко's draws are dealt face down
+    # The dealer's cards are turned up when his turn comes (CB-8, VU-13, H13-8, OC-6).
+    dealer = set() if stage == "end" else ({"KD"} if casino else set(dealer_cards(family)))
+    holdings = {"ann": ann, "bob": bob, "dealer": dealer}
+    return set().union(*(cards for owner, cards in holdings.items() if owner != who))
+
+
+def quoted(cards: set[str]) -> list[str]:
+    return [json.dumps(c) for c in cards]
+
+
+def assert_unseen(data: object, cards: set[str]) -> None:
+    text = json.dumps(data)
+    leaked = [c for c in quoted(cards) if c in text]
+    assert not leaked, f"leaked {leaked}"
+
+
+@pytest.mark.parametrize("stage", ["deal", "draw", "end"])
+@pytest.mark.parametrize("family", FAMILIES)
+def test_no_role_sees_a_hidden_card(ledger, family, stage):
+    scene = play_to(ledger, family, stage)
+    for who in scene.viewers():
+        hidden = hidden_from(family, who, stage)
+        assert_unseen(scene.view(who), hidden)
+        assert_unseen(scene.events(who), hidden)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("who", ["admin", "auditor"])
+def test_admins_and_auditors_see_every_card(ledger, family, who):
+    scene = play_to(ledger, family, "draw")
+    rnd = ledger.get_round(scene.rid)
+    view = scene.view(who)
+    assert [h["cards"] for h in view["hands"]] == [rnd.hands[h]["cards"] for h in rnd.order]
+    assert view["dealer_hand"]["cards"] == rnd.dealer_hand["cards"]
+    assert HIDDEN not in json.dumps(view)
+    dealt = [e["data"]["card"] for e in scene.events(who) if e["type"] == "CardDealt"]
+    assert HIDDEN not in dealt and "hash" in scene.events(who)[0]["data"]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_player_sees_his_own_cards_and_the_count_of_the_others(ledger, family):
+    scene = play_to(ledger, family, "draw")
+    view = scene.view("ann")
+    ann, bob = view["hands"]
+    assert ann["cards"] == ["TC", "7C", "3D"] and ann["total"] == 20
+    if family == "casino":
+        assert bob["cards"] == ["9D", "8S"] and bob["total"] == 17
+        assert view["dealer_hand"]["cards"] == ["6H", HIDDEN]
+    else:
+        assert bob["cards"] == [HIDDEN, HIDDEN] and bob["total"] is None
+        assert view["dealer_hand"]["cards"] == [HIDDEN, HIDDEN]
+    assert view["dealer_hand"]["total"] is None
+    other = scene.view("bob")["hands"][0]
+    assert other["cards"] == (
+        ["TC", "7C", "3D"]
+        if family == "casino"
+        else [HIDDEN, HIDDEN, HIDDEN if family == "ochko" else "3D"]
+    )
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_dealer_sees_his_own_hand_not_the_players(ledger, family):
+    scene = play_to(ledger, family, "deal")
+    view = scene.view("dealer")
+    assert view["dealer_hand"]["cards"] == DEALS[family][2:3] + DEALS[family][5:6]
+    if family != "casino":
+        assert [h["cards"] for h in view["hands"]] == [[HIDDEN, HIDDEN]] * 2
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_shown_cards_are_seen_by_all_and_named_in_the_event(ledger, family):
+    scene = play_to(ledger, family, "end")
+    dealer = scene.view("eve")["dealer_hand"]
+    assert set(dealer["cards"]) >= dealer_cards(family) and HIDDEN not in dealer["cards"]
+    shown = [e for e in scene.events("eve") if e["type"] == "CardsShown"]
+    assert shown and set(shown[0]["data"]["cards"]) == dealer_cards(family)
+
+
+@pytest.mark.parametrize("family", ["vingt-un", "ochko"])
+def test_totals_and_chain_hashes_of_hidden_hands_are_withheld(ledger, family):
+    scene = play_to(ledger, family, "end")
+    events = scene.events("eve")
+    assert all("hash" not in e["data"] and "prev_hash" not in e["data"] for e in events)
+    stood = [e for e in events if e["type"] == "HandStood" and e["data"]["hand"] != "dealer"]
+    assert stood and all(e["data"]["total"] is None for e in stood)
+    settled = [e for e in events if e["type"] == "HandSettled"]
+    assert settled and all(e["data"]["player_total"] is None for e in settled)
+    mine = [e for e in scene.events("ann") if e["type"] == "HandSettled"]
+    assert [e["data"]["player_total"] for e in mine if e["data"]["hand"] == "h1"] == [20]
+
+
+def test_an_ochko_ace_choice_on_a_hidden_card_is_not_shown(ledger):
+    pids = {n: ledger.register_player(n)["player_id"] for n in ("Dee", "Ann", "Bob")}
+    for pid in pids.values():
+        ledger.deposit(pid, 100_000)
+    table = ledger.open_table("ochko", {})["table_id"]
+    for seat, name in enumerate(("Dee", "Ann", "Bob"), start=1):
+        ledger.seat_player(table, pids[name], seat)
+    ledger.choose_dealer(table, pids["Dee"])
+    ledger.fix_next_shoe(table, ["AC", "9D", "8H", "5C", "8S", "9C", *SPARE])
+    rid = ledger.start_round(table, actor=pids["Dee"])["round_id"]
+    for name in ("Ann", "Bob"):
+        ledger.place_stake(rid, pids[name], 200)
+    ledger.act(rid, "ace_value", actor=pids["Ann"], hand="h1", index=0, value=1)
+    rnd = ledger.get_round(rid)
+    assert round_view(rnd, Viewer("player", pids["Ann"]))["hands"][0]["aces"] == {"0": 1}
+    bob_view = round_view(rnd, Viewer("player", pids["Bob"]))
+    assert bob_view["hands"][0]["aces"] == {}
+    assert_unseen(bob_view, {"AC", "5C"})
