@@ -8,7 +8,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 
 .DEFAULT_GOAL := test
 .PHONY: venv test test-unit test-application test-integration test-api test-e2e run bench \
-	lint fmt clean
+	lint fmt clean openapi
 
 venv: $(STAMP)
 
@@ -46,6 +46,10 @@ $(BENCH_STAMP): pyproject.toml $(STAMP)
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python -m benchmarks
+
+# The committed OpenAPI document, regenerated from the code (a test fails when it is stale).
+openapi: venv
+	$(BIN)/python -m api.openapi
 
 lint: venv
 	$(BIN)/ruff check .

@@ -8,8 +8,9 @@ MAX_AMOUNT = 10**12  # minor units; far above any table limit, keeps numbers JSO
 
 
 class StrictInteger(fields.Integer):
-    """A JSON integer only: no strings, no floats and no booleans (``true`` is an int in
-    Python, and a stake of ``true`` must be refused, not read as 1)."""
+    """A JSON integer only: no strings, no fractions and no booleans (``true`` is an int in
+    Python, and a stake of ``true`` must be refused, not read as 1). ``5.0`` is accepted as 5:
+    JSON and JSON Schema do not tell it from ``5``, so the OpenAPI "integer" admits it."""
 
     def __init__(self, **kwargs):
         super().__init__(strict=True, **kwargs)
@@ -17,6 +18,8 @@ class StrictInteger(fields.Integer):
     def _validated(self, value):
         if isinstance(value, bool):
             raise ValidationError("Not a valid integer.")
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
         return super()._validated(value)
 
 

@@ -94,7 +94,12 @@ def action_union_doc() -> dict[str, Any]:
             props[field] = dict(_FIELD_DOCS[field])
         if name == "insurance":
             props["amount"] = {**AMOUNT, "minimum": 0, "description": "0 declines"}
-        props["actor"] = {"type": "string", "description": "admin keys only"}
+        props["actor"] = {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100,
+            "description": "admin keys only",
+        }
         variants.append(
             {
                 "title": name,
