@@ -63,4 +63,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     keys_cli.init_app(app)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
+    from api import docs
+
+    app.register_blueprint(docs.bp)
     return app

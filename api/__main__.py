@@ -1,21 +1,32 @@
-"""``python -m api``: serve the ledger with Flask's own server (development use).
+"""``python -m api`` (``make run``): serve the ledger over HTTP with gunicorn.
+
+gunicorn is configured by ``gunicorn.conf.py`` (worker processes, threads, timeouts, access log).
 
 HOST (default 127.0.0.1) and PORT (default 8000) say where to listen; the LEDGER_* variables
-say where the events go (SQLite ``./var/ledger.sqlite3`` unless told otherwise).
+say where the events go (SQLite ``./var/ledger.sqlite3`` unless told otherwise);
+WEB_CONCURRENCY sets the number of worker processes (default 2). ``python -m api --dev`` runs
+Flask's own development server instead (one process, reloader and debugger per FLASK_DEBUG).
+
+The store is opened and the first admin key created HERE, once, before gunicorn starts: the
+workers then find the tables and the key in place instead of racing to create them.
 """
 
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from api import create_app
 from api.keys_cli import ensure_admin_key
 from ledger.config import describe, env_int, env_str
 
+CONFIG = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
 
-def main() -> None:
-    host = env_str("HOST", "127.0.0.1")
-    port = env_int("PORT", 8000)
-    Path("var").mkdir(exist_ok=True)  # the SQLite default lives there
-    app = create_app()
+
+def banner(app, host: str, port: int) -> None:
     # A wildcard address is where the server listens, not where a client can connect.
     client_host = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
     url = f"http://{client_host}:{port}"
@@ -33,7 +44,52 @@ def main() -> None:
             "-H 'Content-Type: application/json' -d '{\"family\": \"casino\"}'",
             flush=True,
         )
-    app.run(host=host, port=port)  # Flask reads FLASK_DEBUG itself
+
+
+def gunicorn_argv() -> list[str]:
+    """The command that replaces this process: gunicorn with the repository's config, or,
+    when the package was installed without it, the same essentials as options."""
+    argv = [sys.executable, "-m", "gunicorn"]
+    if CONFIG.is_file():
+        return [*argv, "--config", str(CONFIG)]
+    host, port = env_str("HOST", "127.0.0.1"), env_int("PORT", 8000)
+    return [
+        *argv,
+        "--bind",
+        f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+        "--workers",
+        str(env_int("WEB_CONCURRENCY", 2)),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(env_int("GUNICORN_THREADS", 4)),
+        "--access-logfile",
+        "-",
+        "api.wsgi:app",
+    ]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m api", description="Serve the ledger over HTTP with gunicorn."
+    )
+    parser.add_argument(
+        "--dev", action="store_true", help="Flask's development server instead of gunicorn"
+    )
+    args = parser.parse_args(argv)
+    host = env_str("HOST", "127.0.0.1")
+    port = env_int("PORT", 8000)
+    Path("var").mkdir(exist_ok=True)  # the SQLite default lives there
+    app = create_app()
+    banner(app, host, port)
+    if args.dev:
+        app.run(host=host, port=port)  # Flask reads FLASK_DEBUG itself
+        return
+    # Close the store before exec: the workers open their own connections after the fork.
+    app.extensions["ledger"].close()
+    app.extensions["api_store"].close()
+    command = gunicorn_argv()
+    os.execv(command[0], command)
 
 
 if __name__ == "__main__":

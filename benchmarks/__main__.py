@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from benchmarks.common import STORES, emit, note, postgres_unreachable, quick
 
-GROUPS = ("throughput", "history", "gym")
+GROUPS = ("throughput", "history", "gym", "http")
 
 FULL = {
     "throughput": {"memory": 1000, "sqlite": 500, "postgres": 300},
@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--only",
         type=lambda t: _names(t, GROUPS, "--only"),
         default=",".join(GROUPS),
-        help="comma-separated groups: throughput, history, gym (default all)",
+        help="comma-separated groups: throughput, history, gym, http (default all)",
     )
     return parser
 
@@ -96,6 +96,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from benchmarks.gym_compare import bench_gym
 
         bench_gym(sizes["gym_rounds"], sizes["gym_hands"])
+    if "http" in groups and "postgres" in args.stores:  # gunicorn on PostgreSQL only
+        from benchmarks.http_load import bench_http
+
+        bench_http(args.quick or quick())
     return 0
 
 

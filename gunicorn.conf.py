@@ -1,0 +1,64 @@
+"""gunicorn's settings for the ledger's HTTP API (``python -m api`` and ``make run`` use it;
+``gunicorn -c gunicorn.conf.py`` works as well).
+
+Environment:
+
+* ``HOST`` / ``PORT``: where to listen (default 127.0.0.1:8000; ``PORT=0`` picks a free port,
+  which the log line ``Listening at: …`` names — the end-to-end tests rely on it).
+* ``WEB_CONCURRENCY``: worker processes (default 2). Each builds its own app (``api.wsgi``).
+* ``GUNICORN_THREADS``: threads per worker (default 4). gthread workers keep HTTP connections
+  alive and overlap requests waiting on the database; the GIL makes more threads pointless.
+* ``GUNICORN_TIMEOUT``: seconds a silent worker may take before it is restarted (default 30).
+* ``ACCESS_LOG``: ``-`` (default) logs each request to stdout, a path logs to that file, and
+  ``off`` logs none.
+* The ``LEDGER_*`` and ``POSTGRES_*`` variables choose the store, as everywhere else.
+"""
+
+import os
+
+from ledger.config import env_int, env_str
+
+_host = env_str("HOST", "127.0.0.1")
+_port = env_int("PORT", 8000)
+
+wsgi_app = "api.wsgi:app"
+# An IPv6 address needs brackets in a bind address.
+bind = [f"[{_host}]:{_port}" if ":" in _host else f"{_host}:{_port}"]
+workers = env_int("WEB_CONCURRENCY", 2)
+worker_class = "gthread"
+threads = env_int("GUNICORN_THREADS", 4)
+# Off on purpose: an app built in the master would share its database connections with every
+# forked worker. Each worker imports api.wsgi itself.
+preload_app = False
+timeout = env_int("GUNICORN_TIMEOUT", 30)
+graceful_timeout = 10  # a stop lets requests in flight finish, but not forever
+keepalive = 5  # load generators and front ends reuse connections between calls
+# gunicorn 24+ opens a control socket at one fixed path per user: two servers on one machine
+# (tests, benchmarks) would fight over it, and nothing here uses it. Older versions ignore it.
+control_socket_disable = True
+
+_access = env_str("ACCESS_LOG", "-")
+accesslog = None if _access.lower() in ("off", "none", "") else _access
+# Ends with the worker's pid, "<1234>": with several workers, which one served a request.
+access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms %(p)s'
+errorlog = "-"
+loglevel = env_str("GUNICORN_LOG_LEVEL", "info")
+
+# A worker serves at most ``threads`` requests at once, so its PostgreSQL pools need no more
+# connections than that; eventsourcing's default (5 per application, 3 applications per worker)
+# would exhaust a stock server's 100 connections with a handful of workers.
+os.environ.setdefault("POSTGRES_POOL_SIZE", str(threads))
+
+
+def on_starting(server):  # noqa: ARG001 - gunicorn's hook signature
+    """Create the store's tables once, in the master, before any worker exists, and tell the
+    workers (they inherit the master's environment) not to: eventsourcing's table creation
+    also replaces PostgreSQL functions, and workers doing that at once fail with "tuple
+    concurrently updated" even when the tables exist. A bad store setting fails here, at
+    start, with one clear traceback instead of one per worker."""
+    from api import create_app
+
+    app = create_app()
+    app.extensions["ledger"].close()
+    app.extensions["api_store"].close()
+    os.environ["CREATE_TABLE"] = "false"
