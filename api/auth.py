@@ -4,11 +4,17 @@ Roles: ``admin`` may do everything; ``auditor`` reads everything and writes noth
 keys act as their player; ``dealer`` keys act as the player who deals (or, without a player,
 as the casino's house dealer). Views say which roles they accept with :func:`require`; the
 key is then at ``flask.g.key`` (a :class:`Caller`: ``id``, ``role``, ``player_id``, ``label``).
+
+Each process keeps the keys it looked up for ``API_KEY_CACHE_SECONDS`` (app config, else the
+environment variable; default 2, 0 reads the store on every request). A key revoked through
+this process is refused at once; another process (each gunicorn worker is one) refuses it
+within that many seconds.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable
 from copy import deepcopy
 from dataclasses import dataclass
@@ -23,6 +29,7 @@ HOUSE = "house"  # whom a dealer key without a player acts as (casino tables)
 SECURITY_SCHEME = "bearerAuth"
 _SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _CHALLENGE = {"WWW-Authenticate": 'Bearer realm="twenty-one-ledger"'}
+KEY_CACHE_SECONDS = 2.0  # the default of API_KEY_CACHE_SECONDS
 
 
 @dataclass(frozen=True)
@@ -55,10 +62,21 @@ def authenticate() -> Caller | None:
     secret = bearer_secret()
     if secret is None:
         return None
-    key = current_app.extensions["api_store"].find_key(secret)
+    key = current_app.extensions["api_store"].find_key(secret, max_age=key_cache_seconds())
     if key is None or key.revoked:
         return None
     return Caller(id=str(key.id), role=key.role, player_id=key.player_id, label=key.label)
+
+
+def key_cache_seconds() -> float:
+    """How long this process may serve a key it read (``API_KEY_CACHE_SECONDS``)."""
+    value = current_app.config.get("API_KEY_CACHE_SECONDS")
+    if value is None:
+        value = os.environ.get("API_KEY_CACHE_SECONDS", KEY_CACHE_SECONDS)
+    try:
+        return max(float(value), 0.0)
+    except (TypeError, ValueError):
+        return KEY_CACHE_SECONDS
 
 
 def _refuse(status: int, detail: str):

@@ -6,13 +6,18 @@ tables after the application ("apistore_events"); the SQLite recorder always use
 name, so on SQLite the store gets its own file beside the ledger's (``<path>.api``).
 
 A key's id is derived from the SHA-256 of its secret, so the secret itself is never stored and
-looking a key up is one stream read.
+looking a key up is one stream read. ``find_key`` may keep what it read for a few seconds
+(``max_age``): a key revoked through this store is forgotten at once, but a revocation by
+another process (another gunicorn worker, ``flask keys revoke``) is honoured here only once the
+kept copy expires.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+import time
 from typing import Any, Self
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -114,8 +119,16 @@ def api_store_env(env: Any) -> dict[str, str]:
 class ApiStore(Application):
     name = "ApiStore"
 
+    KEY_CACHE_MAXSIZE = 10_000
+
     def __init__(self, env: dict[str, Any] | None = None) -> None:
         super().__init__(api_store_env(env or {}))
+        # Keys found recently, by id: (monotonic expiry, key). Only found keys are kept (a new
+        # key works at once everywhere); a revocation here evicts its key and bumps the
+        # generation, so a lookup that raced with it does not keep the stale copy.
+        self._key_cache: dict[UUID, tuple[float, ApiKey]] = {}
+        self._key_generation = 0
+        self._key_lock = threading.Lock()
 
     # -- keys ----------------------------------------------------------------------------
 
@@ -141,11 +154,32 @@ class ApiStore(Application):
         self.save(key)
         return secret, key
 
-    def find_key(self, secret: str) -> ApiKey | None:
+    def find_key(self, secret: str, max_age: float = 0.0) -> ApiKey | None:
+        """The key the secret names, or None. With ``max_age`` (seconds) a key read within that
+        long is served from this process's memory; treat it as read-only."""
+        key_id = key_id_for(secret)
+        now = time.monotonic()
+        if max_age > 0:
+            hit = self._key_cache.get(key_id)
+            if hit is not None and hit[0] > now:
+                return hit[1]
+        generation = self._key_generation
         try:
-            return self.repository.get(key_id_for(secret))
+            key = self.repository.get(key_id)
         except AggregateNotFoundError:
             return None
+        if max_age > 0:
+            with self._key_lock:
+                if generation == self._key_generation:
+                    if len(self._key_cache) >= self.KEY_CACHE_MAXSIZE:
+                        self._key_cache.clear()
+                    self._key_cache[key_id] = (now + max_age, key)
+        return key
+
+    def _forget_key(self, key_id: UUID) -> None:
+        with self._key_lock:
+            self._key_generation += 1
+            self._key_cache.pop(key_id, None)
 
     def get_key(self, key_id: str | UUID) -> ApiKey | None:
         try:
@@ -160,7 +194,11 @@ class ApiStore(Application):
             raise InvalidCommand(f"no API key {key_id}")
         if not key.revoked:
             key.revoke()
-            self.save(key)
+            self._forget_key(key.id)
+            try:
+                self.save(key)
+            finally:
+                self._forget_key(key.id)
         return key
 
     def list_keys(self) -> list[ApiKey]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from copy import deepcopy
+from types import SimpleNamespace
 from typing import Any
 from uuid import UUID
 
@@ -33,7 +35,7 @@ from ledger.errors import (
 from ledger.games import casino, flow
 from ledger.games.books import Books
 from ledger.games.play import Play
-from ledger.rules import rules_for
+from ledger.rules import RuleSet, rules_for, rules_from_record
 from ledger.shoes import RoundCards, ShoeService
 from ledger.unit_of_work import UnitOfWork
 from ledger.vault import ShoeVault
@@ -86,6 +88,9 @@ class TwentyOneLedger(Application):
         self.vault = ShoeVault(vault_env(self.env))
         allow_fixed = env_bool("LEDGER_ALLOW_FIXED_SHOES", False, self.env)
         self.shoes = ShoeService(self.vault, allow_fixed)
+        # A round's rules, rebuilt from the record its Started event keeps (the table's, which
+        # never change), by round id: actions need not load the table to read them.
+        self._round_rules: dict[UUID, RuleSet] = {}
 
     def close(self) -> None:
         self.vault.close()
@@ -432,24 +437,31 @@ class TwentyOneLedger(Application):
         *,
         actor: str | None = None,
         command_id: str | None = None,
-    ) -> dict:
+        with_round: bool = False,
+    ) -> Any:
+        """The result; with ``with_round``, ``(result, round)``: the round as this command
+        left it (or as it is now, when the command id replays an earlier result)."""
         amount = _positive_amount(amount, "a stake")
         actor = actor or str(player_id)
         if actor != str(player_id):
             raise NotPermitted("a player stakes only his own money", None)
+        saved: list[Round] = []
 
         def body(uow: UnitOfWork) -> dict:
             play = self._play(uow, round_id, actor)
             hand = flow.place_stake(play, str(player_id), amount)
+            if with_round:
+                self._keep_round(uow, play.rnd, saved)
             return self._after(uow, play, {"hand": hand})
 
-        return self._run(
+        result = self._run(
             "place_stake",
             {"round": str(round_id), "player": str(player_id), "amount": amount},
             command_id,
             actor,
             body,
         )
+        return self._with_round(result, round_id, saved) if with_round else result
 
     def act(
         self,
@@ -464,8 +476,10 @@ class TwentyOneLedger(Application):
         called: bool | None = None,
         card: str | None = None,
         command_id: str | None = None,
-    ) -> dict:
-        """Every decision of a round, by name: see PLAYER_ACTIONS and DEALER_ACTIONS."""
+        with_round: bool = False,
+    ) -> Any:
+        """Every decision of a round, by name: see PLAYER_ACTIONS and DEALER_ACTIONS. The
+        result; with ``with_round``, ``(result, round)`` as ``place_stake`` gives them."""
         if action not in PLAYER_ACTIONS + DEALER_ACTIONS:
             raise InvalidCommand(
                 f"unknown action {action!r}; one of {', '.join(PLAYER_ACTIONS + DEALER_ACTIONS)}"
@@ -488,6 +502,7 @@ class TwentyOneLedger(Application):
             "card": card,
             "actor": actor,
         }
+        saved: list[Round] = []
 
         def body(uow: UnitOfWork) -> dict:
             play = self._play(uow, round_id, actor)
@@ -495,9 +510,24 @@ class TwentyOneLedger(Application):
                 out = IRREGULAR[action](play, hand, actor, card)
             else:
                 out = self._dispatch(play, action, actor, hand, amount, index, value, called)
+            if with_round:
+                self._keep_round(uow, play.rnd, saved)
             return self._after(uow, play, out)
 
-        return self._run(action, payload, command_id, actor, body)
+        result = self._run(action, payload, command_id, actor, body)
+        return self._with_round(result, round_id, saved) if with_round else result
+
+    @staticmethod
+    def _keep_round(uow: UnitOfWork, rnd: Round, saved: list[Round]) -> None:
+        """Once the command is saved, keep a copy of the round as saved: the uow's own object
+        goes to the aggregate cache, where other threads fast-forward it in place."""
+        uow.after_save.append(lambda: saved.append(deepcopy(rnd)))
+
+    def _with_round(
+        self, result: dict[str, Any], round_id: str, saved: list[Round]
+    ) -> tuple[dict[str, Any], Round]:
+        # Nothing kept when the command id replayed an earlier result: read the round now.
+        return result, saved[-1] if saved else self.get_round(round_id)
 
     def _dispatch(
         self,
@@ -566,11 +596,23 @@ class TwentyOneLedger(Application):
         rnd = uow.round(round_id)
         if rnd.ended:
             raise WrongPhase(f"round {rnd.id} is over", None)
-        table = uow.table(rnd.table_id)
-        rules = table.rules
+        rules = self._rules_of(rnd)
         books = Books(uow.player, rnd, credit=rules.credit, round_id=str(rnd.id))
+        # The table is loaded only when needed (a shoe replaced mid-round, the round's end):
+        # RoundCards reads just its id and asks the uow for the table itself.
+        table = SimpleNamespace(id=rnd.table_id)
         cards = RoundCards(self.shoes, uow, table, rnd.pone, _shoe_clause(rules.family))
         return Play(rnd, rules, cards, books, actor)
+
+    def _rules_of(self, rnd: Round) -> RuleSet:
+        """The round's rules: those its table recorded at opening, copied into the round's
+        Started event (a table's rules never change)."""
+        rules = self._round_rules.get(rnd.id)
+        if rules is None:
+            if len(self._round_rules) >= 2000:
+                self._round_rules.clear()
+            rules = self._round_rules[rnd.id] = rules_from_record(rnd.rules_record)
+        return rules
 
     def _after(self, uow: UnitOfWork, play: Play, out: dict) -> dict:
         from ledger.round_start import finish_round

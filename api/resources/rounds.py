@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import g
@@ -42,14 +43,15 @@ def _is_dealer_action(body: dict) -> bool:
     return action == "ace_value" and body.get("hand") in (None, "dealer", "dealer2")
 
 
-def _actor(rnd: Any, body: dict) -> str:
+def _actor(load_round: Callable[[], Any], body: dict) -> str:
     """Whom the action is for: a player or dealer key acts as itself; an admin acts as
     ``actor`` when given, else as whoever the action belongs to (the hand's holder, the
-    dealer)."""
+    dealer). The round is loaded only for an admin who names no actor."""
     if not is_admin():
         return actor()
     if body.get("actor"):
         return body["actor"]
+    rnd = load_round()
     if _is_dealer_action(body):
         return rnd.dealer
     hand = body.get("hand")
@@ -67,12 +69,15 @@ def _actor(rnd: Any, body: dict) -> str:
 def act(body, round_id):
     app = ledger()
     rid = str(round_id)
-    who = _actor(app.get_round(rid), body)
+    who = _actor(lambda: app.get_round(rid), body)
     action = body["action"]
+    # The command hands back the round it saved: the view need not read it again.
     if action == "stake":
-        result = app.place_stake(rid, who, body["amount"], actor=who, command_id=command_id())
+        result, rnd = app.place_stake(
+            rid, who, body["amount"], actor=who, command_id=command_id(), with_round=True
+        )
     else:
-        result = app.act(
+        result, rnd = app.act(
             rid,
             action,
             actor=who,
@@ -83,11 +88,12 @@ def act(body, round_id):
             called=body.get("called"),
             card=body.get("card"),
             command_id=command_id(),
+            with_round=True,
         )
     position = result.pop("position", None)
     return {
         "result": result,
-        "round": round_view(app.get_round(rid), g.key),
+        "round": round_view(rnd, g.key),
         "position": position,
     }
 
