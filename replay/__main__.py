@@ -1,0 +1,152 @@
+"""``python -m replay <command>``: replay and verification tools over the stored events.
+
+    python -m replay verify [--table ID | --all] [--json]
+    python -m replay round ID [--at N] [--json]
+    python -m replay table ID --at 2025-01-31T12:00:00Z [--json]
+    python -m replay rederive ID [--json]
+
+The store is the ledger's own (``LEDGER_STORE``, ``LEDGER_SQLITE_PATH``, ``POSTGRES_*``; see
+``ledger.config``). Nothing here writes to the ledger. Exit status: 0 all well, 1 a fault or a
+difference was found (verify, rederive) or the thing asked for does not exist, 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import inspect
+import json
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from replay import rederive as rederive_mod
+from replay import timetravel
+from replay import verify as verify_mod
+from replay.store import ledger
+
+# Commands other modules of replay/ contribute, each through ``register(subparsers)``; they are
+# registered only when the module exists. ``register`` adds its subparser(s) and sets
+# ``func=callable(args, env) -> int`` on them with ``parser.set_defaults``.
+OPTIONAL_COMMANDS = ("replay.export",)  # export, import
+
+
+def _emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
+    if args.json:
+        print(json.dumps(data, indent=2, sort_keys=True, default=str))
+    else:
+        print(text)
+
+
+def _fail(args: argparse.Namespace, message: str) -> int:
+    if args.json:
+        print(json.dumps({"error": message}))
+    else:
+        print(f"error: {message}", file=sys.stderr)
+    return 1
+
+
+def cmd_verify(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
+    with ledger(env) as app:
+        report = verify_mod.verify(app, table=args.table)
+    _emit(args, report.to_dict(), report.text())
+    return 0 if report.ok else 1
+
+
+def cmd_round(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
+    with ledger(env) as app:
+        try:
+            state = timetravel.round_at(app, args.id, args.at)
+        except timetravel.NotFound as error:
+            return _fail(args, str(error))
+    _emit(args, state, timetravel.round_text(state))
+    return 0
+
+
+def cmd_table(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
+    try:
+        moment = timetravel.parse_time(args.at)
+    except ValueError:
+        return _fail(args, f"--at wants an ISO 8601 time, got {args.at!r}")
+    with ledger(env) as app:
+        try:
+            state = timetravel.table_at(app, args.id, moment)
+        except timetravel.NotFound as error:
+            return _fail(args, str(error))
+    _emit(args, state, timetravel.table_text(state))
+    return 0
+
+
+def cmd_rederive(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
+    with ledger(env) as app:
+        try:
+            result = rederive_mod.rederive_round(app, args.id)
+        except rederive_mod.NotARound as error:
+            return _fail(args, str(error))
+    _emit(args, result.to_dict(), result.text())
+    return 0 if result.matches else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    parser = argparse.ArgumentParser(
+        prog="python -m replay", description="Replay and verify the ledger's stored events."
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = subparsers.add_parser(
+        "verify",
+        parents=[common],
+        help="check hash chains, shoes, every card and the money; exit 1 naming the first fault",
+    )
+    scope = p.add_mutually_exclusive_group()
+    scope.add_argument("--table", metavar="ID", help="report on one table's streams only")
+    scope.add_argument("--all", action="store_true", help="every stream (the default)")
+    p.set_defaults(func=cmd_verify)
+
+    p = subparsers.add_parser(
+        "round", parents=[common], help="a round's state after its N-th event (default: now)"
+    )
+    p.add_argument("id", metavar="ID")
+    p.add_argument("--at", type=int, metavar="N", help="the event number (version)")
+    p.set_defaults(func=cmd_round)
+
+    p = subparsers.add_parser("table", parents=[common], help="a table as it stood at a moment")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("--at", required=True, metavar="TIME", help="ISO 8601, UTC")
+    p.set_defaults(func=cmd_table)
+
+    p = subparsers.add_parser(
+        "rederive",
+        parents=[common],
+        help="replay a round through today's rules and diff the settlement",
+    )
+    p.add_argument("id", metavar="ID")
+    p.set_defaults(func=cmd_rederive)
+
+    # --- export / import: registered by replay/export.py when it exists ---------------------
+    for name in OPTIONAL_COMMANDS:
+        if importlib.util.find_spec(name) is not None:
+            module = importlib.import_module(name)
+            register: Callable[[Any], None] | None = getattr(module, "register", None)
+            if register is not None:
+                register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> int:
+    """Run a command; ``env`` (an eventsourcing environment) overrides the process's."""
+    args = build_parser().parse_args(argv)
+    func = args.func
+    try:
+        takes_env = len(inspect.signature(func).parameters) >= 2
+    except (TypeError, ValueError):
+        takes_env = True
+    code = func(args, env) if takes_env else func(args)
+    return int(code or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

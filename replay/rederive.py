@@ -1,0 +1,398 @@
+"""``python -m replay rederive ID``: "was I paid right?"
+
+The round's recorded cards and decisions are replayed through today's rules engine, in a
+fresh in-memory ledger that nobody else sees: a table opened with the round's recorded rules,
+stand-ins for its players (and dealer) seated in the same order of play with ample money, one
+fixed shoe holding exactly the cards the round dealt, in order. Then, walking the recorded
+events, each one that a decision produced (a stake, a hit, a stand, a split, a double, an
+insurance, a surrender, an ace's value, the dealer's double, draws and stands, the Vingt-un
+irregularities) is issued again as that command; everything else must follow by itself.
+
+The events the engine produces are compared with the recorded ones position by position
+(player, round and table ids mapped), and every ``HandSettled`` (hand, outcome, amount,
+multiplier, rounding, clauses) is compared with the recorded one. Burn cards and shoe
+changes are left out of both sides (a fixed shoe neither burns nor runs out), and so are the
+round's own transfers, which follow from the settlements.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from ledger.application import TwentyOneLedger
+from ledger.config import store_env
+from ledger.domain.chain import event_fields
+from ledger.domain.round import DEALER, DEALER_SECOND, Round
+from ledger.errors import LedgerError
+
+FUNDS = 10**12  # every stand-in's deposit: no recorded stake can be refused for money
+# Left out of the comparison: burns and shoe changes (a fixed shoe has none), and the round's
+# own transfers (escrow to house or pool), whose number follows from the settlements compared.
+SKIPPED = (Round.CardBurned, Round.ShoeReplaced, Round.FundsTransferred)
+NOT_COMPARED = frozenset(
+    {"originator_id", "originator_version", "timestamp", "hash", "prev_hash", "shoe", "shoe_index"}
+)
+SETTLEMENT_FIELDS = ("outcome", "amount", "multiplier", "rounding", "clauses", "stake")
+DEALER_HANDS = (DEALER, DEALER_SECOND)
+
+
+class NotARound(LookupError):
+    pass
+
+
+@dataclass
+class Rederivation:
+    round_id: str
+    family: str
+    settlements: list[dict[str, Any]] = field(default_factory=list)
+    differences: list[str] = field(default_factory=list)  # settlement differences
+    event_differences: list[str] = field(default_factory=list)
+    diverged: str | None = None  # why the replay could not follow the record to its end
+    decisions: int = 0
+
+    @property
+    def matches(self) -> bool:
+        return not self.differences and self.diverged is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round_id": self.round_id,
+            "family": self.family,
+            "matches": self.matches,
+            "decisions_replayed": self.decisions,
+            "settlements": self.settlements,
+            "differences": self.differences,
+            "event_differences": self.event_differences,
+            "diverged": self.diverged,
+        }
+
+    def text(self) -> str:
+        lines = [
+            f"round {self.round_id} ({self.family}): {self.decisions} decisions replayed "
+            "through today's rules"
+        ]
+        for s in self.settlements:
+            rec, now = s["recorded"], s["rederived"]
+            lines.append(
+                f"  {s['hand']}: recorded {_money(rec)}, rederived {_money(now)}"
+                + ("" if rec == now else "  <-- differs")
+            )
+        if self.diverged:
+            lines.append(f"  the replay diverged: {self.diverged}")
+        for d in self.event_differences:
+            lines.append(f"  event differs: {d}")
+        if self.matches:
+            lines.append("settlement matches")
+        else:
+            lines.append("settlement DIFFERS:")
+            lines.extend(f"  {d}" for d in self.differences)
+        return "\n".join(lines)
+
+
+def _money(settled: dict[str, Any] | None) -> str:
+    if settled is None:
+        return "nothing"
+    return (
+        f"{settled['outcome']} {settled['amount']:+d} "
+        f"(x{settled['multiplier']}, {', '.join(settled['clauses'])})"
+    )
+
+
+def rederive_round(app: Any, round_id: str) -> Rederivation:
+    """Rederive a stored round (read only: its events are only read)."""
+    try:
+        events = list(app.events.get(UUID(str(round_id))))
+    except ValueError:
+        raise NotARound(f"{round_id!r} is not a round id") from None
+    if not events:
+        raise NotARound(f"no round {round_id}")
+    return rederive(events)
+
+
+def rederive(recorded: list[Any]) -> Rederivation:
+    """Rederive a round from its events, as stored or as given (e.g. a copy to examine)."""
+    started = recorded[0]
+    if not isinstance(started, Round.Started):
+        raise NotARound(f"{started.originator_id} is not a round")
+    rules = dict(started.rules)
+    family = rules.pop("family")
+    result = Rederivation(str(started.originator_id), family)
+    env = store_env("memory", environ={"LEDGER_ALLOW_FIXED_SHOES": "true"})
+    fresh = TwentyOneLedger(env=env)
+    replay = _Replay(fresh, started, family, rules, recorded, result)
+    try:
+        try:
+            replay.run()
+        except LedgerError as error:  # the stand-in table itself refused (rules, seats)
+            result.diverged = f"the round cannot be set up again under today's rules: {error}"
+        if replay.round_id:
+            result.settlements = [
+                {"hand": e.hand, "rederived": _settled(e)}
+                for e in replay.produced()
+                if isinstance(e, Round.HandSettled)
+            ]
+    finally:
+        fresh.close()
+    _compare_settlements(recorded, result)
+    return result
+
+
+class _Replay:
+    def __init__(
+        self,
+        app: TwentyOneLedger,
+        started: Any,
+        family: str,
+        rules: dict[str, Any],
+        recorded: list[Any],
+        result: Rederivation,
+    ) -> None:
+        self.app = app
+        self.started = started
+        self.family = family
+        self.rules = rules
+        self.recorded = [e for e in recorded if not isinstance(e, SKIPPED)]
+        self.result = result
+        self.ids: dict[str, str] = {}
+        self.round_id = ""
+
+    # -- the stand-in table -------------------------------------------------------------
+
+    def set_up(self) -> None:
+        app, started = self.app, self.started
+        players = [str(p) for _, p in started.seats]
+        house = started.dealer == "house"
+        for pid in players + ([] if house else [started.dealer]):
+            self.ids[pid] = app.register_player(f"stand-in {pid[:8]}")["player_id"]
+            app.deposit(self.ids[pid], FUNDS)
+        table = app.open_table(self.family, self.rules)["table_id"]
+        for seat, pid in started.seats:
+            app.seat_player(table, self.ids[str(pid)], seat)
+        if not house:
+            seat = _dealer_seat([s for s, _ in started.seats], self.rules.get("max_players", 7))
+            app.seat_player(table, self.ids[started.dealer], seat)
+            app.choose_dealer(table, self.ids[started.dealer])
+        cards = [e.card for e in self.recorded if isinstance(e, Round.CardDealt)]
+        app.fix_next_shoe(table, cards or ["2S"])
+        actor = self.ids.get(started.actor, started.actor)
+        self.round_id = app.start_round(table, actor=actor)["round_id"]
+        self.ids[str(started.originator_id)] = self.round_id
+        self.ids[str(started.table_id)] = table
+
+    # -- the walk ----------------------------------------------------------------------------
+
+    def produced(self) -> list[Any]:
+        events = self.app.events.get(UUID(self.round_id))
+        return [e for e in events if not isinstance(e, SKIPPED)]
+
+    def run(self) -> None:
+        self.set_up()
+        done = 1  # the Started events are not compared: ids, numbers and shoes differ
+        while True:
+            produced = self.produced()
+            for i in range(done, len(produced)):
+                if i >= len(self.recorded):
+                    self.diverge(f"today's rules go on past the record: {_name(produced[i])}")
+                    return
+                if not self.compare(self.recorded[i], produced[i]):
+                    return
+            done = len(produced)
+            if produced[-1].__class__ is Round.Ended or done >= len(self.recorded):
+                break
+            if not self.decide(done):
+                return
+        if done < len(self.recorded):
+            self.diverge(
+                f"the rederived round ended at event {done}; the record goes on with "
+                f"{_name(self.recorded[done])} (v{self.recorded[done].originator_version})"
+            )
+
+    def diverge(self, why: str) -> None:
+        self.result.diverged = why
+
+    def compare(self, rec: Any, now: Any) -> bool:
+        """False when the two no longer describe the same step (the walk cannot go on)."""
+        where = f"v{rec.originator_version} {_name(rec)}"
+        if _name(rec) != _name(now):
+            self.diverge(f"at {where} today's rules record {_name(now)} instead")
+            return False
+        a = {k: self.mapped(v) for k, v in event_fields(rec).items() if k not in NOT_COMPARED}
+        b = {k: v for k, v in event_fields(now).items() if k not in NOT_COMPARED}
+        if a.get("hand") != b.get("hand") or a.get("card") != b.get("card"):
+            self.diverge(f"at {where}: recorded {_brief(a)}, rederived {_brief(b)}")
+            return False
+        if isinstance(rec, Round.HandSettled):
+            return True  # compared in full, hand by hand, afterwards
+        changed = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+        if changed:
+            self.result.event_differences.append(
+                f"{where}: "
+                + "; ".join(f"{k} recorded {a.get(k)!r}, now {b.get(k)!r}" for k in changed)
+            )
+        return True
+
+    def mapped(self, value: Any) -> Any:
+        if isinstance(value, UUID):
+            value = str(value)
+        if isinstance(value, str):
+            for old, new in self.ids.items():
+                if old in value:
+                    value = value.replace(old, new)
+            return value
+        if isinstance(value, list):
+            return [self.mapped(v) for v in value]
+        return value
+
+    # -- decisions ----------------------------------------------------------------------------
+
+    def decide(self, at: int) -> bool:
+        """Issue the command that produced the recorded event ``at`` (transfers skipped)."""
+        j = at
+        while j < len(self.recorded) and isinstance(self.recorded[j], Round.FundsTransferred):
+            j += 1
+        if j >= len(self.recorded):
+            self.diverge("the record ends in transfers that no decision explains")
+            return False
+        event = self.recorded[j]
+        command = self.command_for(j, event)
+        if command is None:
+            self.diverge(
+                f"v{event.originator_version} {_name(event)} follows from no decision today's "
+                "rules wait for"
+            )
+            return False
+        name, kwargs = command
+        try:
+            if name == "place_stake":
+                self.app.place_stake(self.round_id, **kwargs)
+            else:
+                self.app.act(self.round_id, name, **kwargs)
+        except LedgerError as error:
+            clause = f" ({error.clause})" if getattr(error, "clause", None) else ""
+            self.diverge(
+                f"today's rules refuse the recorded {name} (v{event.originator_version}): "
+                f"{error}{clause}"
+            )
+            return False
+        self.result.decisions += 1
+        return True
+
+    def command_for(self, j: int, e: Any) -> tuple[str, dict[str, Any]] | None:
+        rnd = self.app.get_round(self.round_id)
+        dealer = self.ids.get(self.started.dealer, "admin")
+
+        def owner(hand: str) -> str:
+            return rnd.hands[hand]["player"] if hand in rnd.hands else dealer
+
+        if isinstance(e, Round.StakePlaced):
+            return "place_stake", {"player_id": self.ids[e.player], "amount": e.amount}
+        if isinstance(e, Round.HandSplit):
+            amount = None
+            if self.family == "vingt-un":
+                amount = next(
+                    (
+                        x.amount
+                        for x in self.recorded[j:]
+                        if isinstance(x, Round.StakePlaced) and x.hand == e.new_hand
+                    ),
+                    None,
+                )
+            return "split", {"actor": owner(e.hand), "hand": e.hand, "amount": amount}
+        if isinstance(e, Round.StakeRaised) and e.reason == "double_down":
+            return "double_down", {"actor": owner(e.hand), "hand": e.hand}
+        if isinstance(e, Round.DealerDoubleCalled):
+            return "dealer_double", {"actor": dealer, "called": e.called}
+        if isinstance(e, Round.CardDealt):
+            if e.clause == "VU-23":
+                return "serve_two", {"actor": dealer, "hand": e.hand}
+            if e.clause == "VU-24":
+                return "serve_out_of_order", {"actor": dealer, "hand": e.hand}
+            if e.hand in DEALER_HANDS:
+                return "dealer_draw", {"actor": dealer}
+            if e.drawn:
+                return "hit", {"actor": owner(e.hand), "hand": e.hand}
+            return None
+        if isinstance(e, Round.HandStood):
+            if e.hand in DEALER_HANDS:
+                return "dealer_stand", {"actor": dealer}
+            return "stand", {"actor": owner(e.hand), "hand": e.hand}
+        if isinstance(e, Round.AceValueChosen):
+            hand = None if e.hand == DEALER else e.hand
+            return "ace_value", {
+                "actor": owner(e.hand),
+                "hand": hand,
+                "index": e.index,
+                "value": e.value,
+            }
+        if isinstance(e, Round.InsuranceDecided):
+            return "insurance", {"actor": owner(e.hand), "hand": e.hand, "amount": e.amount}
+        if isinstance(e, Round.Surrendered):
+            return "surrender", {"actor": owner(e.hand), "hand": e.hand}
+        if isinstance(e, Round.IrregularityRecorded) and e.kind == "throw_up":
+            return "throw_up", {"actor": owner(e.hand), "hand": e.hand}
+        if isinstance(e, Round.IrregularityRecorded) and e.kind == "false_division":
+            return "false_division", {"actor": dealer, "hand": e.hand}
+        if isinstance(e, Round.TwoCardsResolved):
+            if e.rejected:
+                return "reject", {"actor": owner(e.hand), "hand": e.hand, "card": e.rejected}
+            return "take", {"actor": owner(e.hand), "hand": e.hand}
+        if isinstance(e, Round.DealerDivided):
+            return "dealer_split", {"actor": dealer}
+        return None
+
+
+def _compare_settlements(recorded: list[Any], result: Rederivation) -> None:
+    """Hand by hand: what was recorded against what today's rules settle (collected by the
+    walk in ``result.settlements[...]['rederived']``)."""
+    rederived = {s["hand"]: s["rederived"] for s in result.settlements}
+    was = {e.hand: _settled(e) for e in recorded if isinstance(e, Round.HandSettled)}
+    hands = sorted(was.keys() | rederived.keys(), key=_hand_order)
+    result.settlements = [
+        {"hand": h, "recorded": was.get(h), "rederived": rederived.get(h)} for h in hands
+    ]
+    for h in hands:
+        a, b = was.get(h), rederived.get(h)
+        if a == b:
+            continue
+        if a is None:
+            result.differences.append(f"{h}: not settled in the record; today: {_money(b)}")
+        elif b is None:
+            result.differences.append(f"{h}: recorded {_money(a)}; today's replay settles nothing")
+        else:
+            changed = [k for k in SETTLEMENT_FIELDS if a[k] != b[k]]
+            result.differences.append(
+                f"{h}: " + "; ".join(f"{k} recorded {a[k]!r}, rederived {b[k]!r}" for k in changed)
+            )
+
+
+def _settled(e: Any) -> dict[str, Any]:
+    return {
+        k: (list(getattr(e, k)) if k == "clauses" else getattr(e, k)) for k in SETTLEMENT_FIELDS
+    }
+
+
+def _hand_order(hand: str) -> tuple[int, str]:
+    return (int(hand[1:]), hand) if hand[1:].isdigit() else (10**6, hand)
+
+
+def _name(event: Any) -> str:
+    return type(event).__qualname__
+
+
+def _brief(fields: dict[str, Any]) -> str:
+    return ", ".join(f"{k} {fields[k]}" for k in ("hand", "card") if fields.get(k) is not None)
+
+
+def _dealer_seat(play_order: list[int], max_players: int) -> int:
+    """A free seat from which the order of play (from the dealer's left, ascending seats
+    after his, then round) is ``play_order``."""
+    taken = set(play_order)
+    for seat in range(1, max_players + 1):
+        if seat in taken:
+            continue
+        order = sorted(s for s in taken if s > seat) + sorted(s for s in taken if s <= seat)
+        if order == play_order:
+            return seat
+    return next(s for s in range(1, max_players + 2) if s not in taken)

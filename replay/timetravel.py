@@ -1,0 +1,151 @@
+"""``python -m replay round ID [--at N]`` and ``table ID --at TIME``: an aggregate as it stood
+after its N-th event, or at a moment, folded from the stored events (nothing is written)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+
+from ledger.domain.chain import project
+from ledger.domain.round import Round
+from ledger.domain.table import Table
+
+
+class NotFound(LookupError):
+    pass
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def state_of(aggregate: Any) -> dict[str, Any]:
+    """An aggregate's state as JSON-ready data: its id, version, time and public fields."""
+    out: dict[str, Any] = {
+        "id": str(aggregate.id),
+        "version": aggregate.version,
+        "modified_on": aggregate.modified_on.isoformat(),
+    }
+    for key, value in vars(aggregate).items():
+        if not key.startswith("_"):
+            out[key] = _plain(value)
+    return out
+
+
+def parse_time(text: str) -> datetime:
+    """ISO 8601; a time without an offset is taken as UTC, and a trailing Z is accepted."""
+    moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
+
+
+def round_at(app: Any, round_id: str, at: int | None = None) -> dict[str, Any]:
+    """The round after its ``at``-th event (default: its latest)."""
+    try:
+        uuid = UUID(str(round_id))
+    except ValueError:
+        raise NotFound(f"{round_id!r} is not a round id") from None
+    try:
+        rnd = app.repository.get(uuid, version=at, projector_func=project)
+    except AggregateNotFoundError:
+        raise NotFound(f"no round {round_id}") from None
+    if not isinstance(rnd, Round):
+        raise NotFound(f"{round_id} is a {type(rnd).__name__}, not a round")
+    latest = app.recorder.select_events(uuid, desc=True, limit=1)[0].originator_version
+    state = state_of(rnd)
+    state["events"] = latest
+    state["totals"] = {h: rnd.total(h) for h in [*rnd.order, *rnd.dealer_hand_ids()]}
+    return state
+
+
+def table_at(app: Any, table_id: str, at: datetime) -> dict[str, Any]:
+    """The table as it stood at ``at`` (its events with a timestamp at or before it), and the
+    round in play then, as it stood at the same moment."""
+    try:
+        uuid = UUID(str(table_id))
+    except ValueError:
+        raise NotFound(f"{table_id!r} is not a table id") from None
+    events = [e for e in app.events.get(uuid) if e.timestamp <= at]
+    if not events:
+        first = next(iter(app.events.get(uuid)), None)
+        if first is None:
+            raise NotFound(f"no table {table_id}")
+        raise NotFound(f"table {table_id} was opened at {first.timestamp.isoformat()}, after {at}")
+    table = project(None, events)
+    if not isinstance(table, Table):
+        raise NotFound(f"{table_id} is a {type(table).__name__}, not a table")
+    state = state_of(table)
+    state["at"] = at.isoformat()
+    state["round_in_play"] = None
+    if table.current_round is not None:
+        round_events = [e for e in app.events.get(table.current_round) if e.timestamp <= at]
+        if round_events:
+            state["round_in_play"] = state_of(project(None, round_events))
+    return state
+
+
+def round_text(state: dict[str, Any]) -> str:
+    lines = [
+        f"round {state['id']} (table {state['table_id']}, round {state['number']}, "
+        f"{state['rules_record']['family']})",
+        f"  after event {state['version']} of {state.get('events', state['version'])}; "
+        f"phase {state['phase']}{' (ended)' if state['ended'] else ''}",
+        f"  dealer {state['dealer']}",
+    ]
+    totals = state.get("totals", {})
+    for hand_id in state["order"]:
+        hand = state["hands"][hand_id]
+        result = "" if hand.get("result") is None else f", result {hand['result']:+d}"
+        outcome = f" {hand['outcome']}" if hand.get("outcome") else ""
+        lines.append(
+            f"  {hand_id} seat {hand['seat']} player {hand['player']}: "
+            f"{' '.join(hand['cards']) or '-'} (total {totals.get(hand_id, '?')}), "
+            f"stake {hand['stake']}, {hand['status']}{outcome}{result}"
+        )
+    dealer = state["dealer_hand"]
+    lines.append(
+        f"  dealer: {' '.join(dealer['cards']) or '-'} (total {totals.get('dealer', '?')}), "
+        f"{dealer['status']}"
+    )
+    return "\n".join(lines)
+
+
+def table_text(state: dict[str, Any]) -> str:
+    seats = ", ".join(
+        f"{s}: {p}" for s, p in sorted(state["seats"].items(), key=lambda x: int(x[0]))
+    )
+    lines = [
+        f"table {state['id']} ({state['name']}, {state['rules_record']['family']}) at "
+        f"{state['at']}",
+        f"  as of its event {state['version']} ({state['modified_on']})",
+        f"  seats: {seats or 'none'}",
+        f"  dealer: {state['dealer'] or '-'}; rounds so far: {state['rounds']}",
+        f"  shoe: {state['shoe_id'] or '-'} (next card {state['shoe_next']})",
+        f"  closed: {'yes' if state['closed'] else 'no'}",
+    ]
+    rnd = state["round_in_play"]
+    if rnd is None:
+        lines.append("  no round in play")
+    else:
+        lines.append(
+            f"  round in play: {rnd['id']} (round {rnd['number']}, phase {rnd['phase']}, "
+            f"after its event {rnd['version']})"
+        )
+    return "\n".join(lines)
+
+
+def dumps(state: dict[str, Any]) -> str:
+    return json.dumps(state, indent=2, sort_keys=True, default=str)

@@ -1,0 +1,371 @@
+"""``python -m replay verify``: prove the history is whole.
+
+One pass over the notification log (global order) checks:
+
+- **chains**: every stream's versions run 1, 2, 3 … without gaps, each event's ``prev_hash``
+  is its predecessor's ``hash`` and its ``hash`` is the SHA-256 of its own canonical content
+  (``ledger.domain.chain``, the rule ``verify_chain`` applies to one stream);
+- **shoes**: every revealed shoe's seed matches its commitment (a fixed test shoe: the
+  SHA-256 of its order, ``ledger.shoes.fixed_commitment``);
+- **cards**: every dealt, burned or cut card (``card``, ``shoe``, ``shoe_index``) is the card
+  at that place of its shoe's dealing order (``ledger.shuffle.dealing_order``). Cards of a
+  shoe not yet revealed cannot be checked yet: they are counted, not failed;
+- **money**: every transfer moves a positive amount, the balances of all accounts sum to
+  zero, an ended round's escrow is empty, and no wallet is debited below zero, except by a
+  round at a table that gives credit (such tables are listed as exempt).
+
+Faults are reported in the order of the log; the first one names the event at fault.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ledger import accounts
+from ledger.domain.chain import GENESIS, event_fields, event_hash
+from ledger.domain.player import Player
+from ledger.domain.round import Round
+from ledger.domain.shoe import Shoe
+from ledger.domain.table import Table
+from ledger.domain.transfers import FundsTransferredBase
+from ledger.shoes import fixed_commitment
+from ledger.shuffle import dealing_order, verify_seed
+from replay.store import notifications
+
+CHECKS = ("decode", "chain", "shuffle", "money")
+CARD_EVENTS = (Round.CardDealt, Round.CardBurned, Table.CutForDeal)
+
+
+@dataclass(frozen=True)
+class Where:
+    position: int
+    stream: str
+    version: int
+    type: str
+
+
+@dataclass
+class Fault:
+    position: int
+    stream: str
+    version: int
+    type: str
+    check: str  # chain, shuffle, money, decode
+    problem: str
+
+    @classmethod
+    def at(cls, where: Where, check: str, problem: str) -> Fault:
+        return cls(where.position, where.stream, where.version, where.type, check, problem)
+
+    def describe(self) -> str:
+        return (
+            f"{self.type} v{self.version} of stream {self.stream} "
+            f"(position {self.position}): {self.problem}"
+        )
+
+
+@dataclass
+class Report:
+    scope: str
+    events: int = 0
+    streams: int = 0
+    shoes_checked: int = 0
+    cards_checked: int = 0
+    unrevealed: list[dict[str, Any]] = field(default_factory=list)
+    credit_exempt: list[str] = field(default_factory=list)
+    balances_sum: int = 0
+    faults: list[Fault] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.faults
+
+    @property
+    def first(self) -> Fault | None:
+        return self.faults[0] if self.faults else None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["ok"] = self.ok
+        out["first_fault"] = asdict(self.first) if self.first else None
+        return out
+
+    def text(self) -> str:
+        lines = []
+        if self.ok:
+            lines.append(f"verify ({self.scope}): OK")
+        else:
+            lines.append(f"verify ({self.scope}): FAILED at {self.first.describe()}")
+        lines.append(f"  {self.events} events in {self.streams} streams: hash chains checked")
+        lines.append(
+            f"  {self.shoes_checked} revealed shoes checked against their commitments; "
+            f"{self.cards_checked} cards checked against the shuffle"
+        )
+        for shoe in self.unrevealed:
+            lines.append(
+                f"  shoe {shoe['shoe']}: not yet revealed ({shoe['cards']} cards wait for the "
+                "reveal)"
+            )
+        lines.append(f"  balances of all accounts sum to {self.balances_sum}")
+        for table in self.credit_exempt:
+            lines.append(f"  table {table} gives credit: its wallets may go below zero")
+        if len(self.faults) > 1:
+            lines.append(f"  {len(self.faults)} faults in all:")
+            lines.extend(f"    [{f.check}] {f.describe()}" for f in self.faults)
+        return "\n".join(lines)
+
+
+@dataclass
+class _ShoeRecord:
+    committed: Where
+    table: str
+    commitment: str
+    client_seed: str
+    nonce: int
+    packs: int
+    fixed: bool
+    cut: int | None = None
+    revealed: Where | None = None
+    server_seed: str = ""
+    fixed_order: list[str] = field(default_factory=list)
+
+
+class _Verifier:
+    def __init__(self) -> None:
+        self.faults: list[Fault] = []
+        self.chains: dict[str, tuple[str | None, int]] = {}
+        self.events = 0
+        self.round_table: dict[str, str] = {}
+        self.round_credit: dict[str, bool] = {}
+        self.table_credit: dict[str, bool] = {}
+        self.table_players: dict[str, set[str]] = defaultdict(set)
+        self.shoes: dict[str, _ShoeRecord] = {}
+        self.cards: list[tuple[Where, str, int, str]] = []
+        self.balances: dict[str, int] = defaultdict(int)
+        self.wallets: dict[str, int] = defaultdict(int)
+        self.overdrawn: list[tuple[Where, str, int]] = []  # (where, round id, balance)
+        self.ended: dict[str, Where] = {}
+        self.escrow_last: dict[str, Where] = {}  # the latest transfer touching each escrow
+
+    def fault(self, where: Where, check: str, problem: str) -> None:
+        self.faults.append(Fault.at(where, check, problem))
+
+    # -- one event ------------------------------------------------------------------------
+
+    def feed(self, notification: Any, mapper: Any) -> None:
+        self.events += 1
+        stream = str(notification.originator_id)
+        version = notification.originator_version
+        type_name = notification.topic.rsplit(":", 1)[-1]
+        try:
+            event = mapper.to_domain_event(notification)
+        except Exception as error:  # a stored row that no longer decodes is itself a fault
+            where = Where(notification.id, stream, version, type_name)
+            self.fault(where, "decode", f"the stored event cannot be decoded ({error})")
+            self.chains[stream] = (None, version + 1)
+            return
+        where = Where(notification.id, stream, version, type(event).__qualname__)
+        self.chain(where, event)
+        self.facts(where, stream, event)
+
+    def chain(self, where: Where, event: Any) -> None:
+        fields = event_fields(event)
+        prev, expected = self.chains.get(where.stream, (GENESIS, 1))
+        if where.version != expected:
+            self.fault(where, "chain", f"version gap: expected v{expected}, found v{where.version}")
+        elif prev is not None and fields.get("prev_hash") != prev:
+            self.fault(where, "chain", "prev_hash does not match the preceding event's hash")
+        if "hash" not in fields:
+            self.fault(where, "chain", "the event carries no hash")
+        elif event_hash(where.type, fields) != fields["hash"]:
+            self.fault(where, "chain", "content does not match its hash (the event was altered)")
+        self.chains[where.stream] = (fields.get("hash"), where.version + 1)
+
+    def facts(self, where: Where, stream: str, event: Any) -> None:
+        if isinstance(event, FundsTransferredBase):
+            self.money(where, stream, event)
+        elif isinstance(event, CARD_EVENTS):
+            self.cards.append((where, str(event.shoe), event.shoe_index, event.card))
+        elif isinstance(event, Round.Started):
+            self.round_table[stream] = str(event.table_id)
+            self.round_credit[stream] = bool(event.rules.get("credit"))
+        elif isinstance(event, Round.Ended):
+            self.ended[stream] = where
+        elif isinstance(event, Table.Opened):
+            self.table_credit[stream] = bool(event.rules.get("credit"))
+        elif isinstance(event, Table.PlayerSeated):
+            self.table_players[stream].add(event.player_id)
+        elif isinstance(event, Shoe.Committed):
+            self.shoes[stream] = _ShoeRecord(
+                committed=where,
+                table=str(event.table_id),
+                commitment=event.commitment,
+                client_seed=event.client_seed,
+                nonce=event.nonce,
+                packs=event.packs,
+                fixed=event.fixed,
+            )
+        elif isinstance(event, Shoe.Cut) and stream in self.shoes:
+            self.shoes[stream].cut = event.cut
+        elif isinstance(event, Shoe.Revealed) and stream in self.shoes:
+            shoe = self.shoes[stream]
+            shoe.revealed = where
+            shoe.server_seed = event.server_seed
+            shoe.fixed_order = list(event.fixed_order)
+
+    def money(self, where: Where, stream: str, event: Any) -> None:
+        amount = event.amount
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            self.fault(where, "money", f"a transfer of {amount!r}: amounts are positive integers")
+            return
+        self.balances[event.from_account] -= amount
+        self.balances[event.to_account] += amount
+        for account in (event.from_account, event.to_account):
+            if account.startswith("escrow:"):
+                self.escrow_last[account] = where
+        if isinstance(event, Player.FundsTransferred):
+            own = accounts.player(stream)
+            if own not in (event.from_account, event.to_account):
+                self.fault(where, "money", f"a transfer recorded in {own}'s stream misses it")
+                return
+            if event.to_account == own:
+                self.wallets[stream] += amount
+            if event.from_account == own:
+                self.wallets[stream] -= amount
+                if self.wallets[stream] < 0:
+                    self.overdrawn.append((where, event.round_id, self.wallets[stream]))
+
+    # -- after the last event ---------------------------------------------------------------
+
+    def finish(self) -> None:
+        orders: dict[str, tuple[str, ...]] = {}
+        for shoe_id, shoe in self.shoes.items():
+            if shoe.revealed is None:
+                continue
+            order = self.shoe_order(shoe)
+            if order is not None:
+                orders[shoe_id] = order
+        used: dict[tuple[str, int], Where] = {}
+        for where, shoe_id, index, card in self.cards:
+            shoe = self.shoes.get(shoe_id)
+            if shoe is None:
+                self.fault(where, "shuffle", f"card {card} names shoe {shoe_id}, never committed")
+                continue
+            earlier = used.get((shoe_id, index))
+            if earlier is not None:
+                self.fault(
+                    where,
+                    "shuffle",
+                    f"shoe {shoe_id} place {index} was already dealt at position "
+                    f"{earlier.position}",
+                )
+            used[(shoe_id, index)] = where
+            if shoe_id not in orders:
+                continue
+            order = orders[shoe_id]
+            if not 0 <= index < len(order):
+                self.fault(where, "shuffle", f"shoe {shoe_id} has no place {index}")
+            elif order[index] != card:
+                self.fault(
+                    where,
+                    "shuffle",
+                    f"card {card} at place {index} of shoe {shoe_id}; the shuffle gives "
+                    f"{order[index]}",
+                )
+        for rid, ended in self.ended.items():
+            escrow = accounts.escrow(rid)
+            left = self.balances.get(escrow, 0)
+            if left:
+                # Named at whichever comes last, the round's end or its last escrow transfer
+                # (one save may log them in either order): an edit earlier stays the first.
+                where = max(ended, self.escrow_last.get(escrow, ended), key=lambda w: w.position)
+                self.fault(
+                    where, "money", f"round {rid} ended with {left} left in its escrow {escrow}"
+                )
+        for where, round_id, balance in self.overdrawn:
+            if round_id and self.round_credit.get(round_id):
+                continue
+            self.fault(where, "money", f"the wallet went below zero ({balance})")
+        total = sum(self.balances.values())
+        if total:
+            last = max((f.position for f in self.faults), default=0)
+            self.faults.append(
+                Fault(last, "", 0, "", "money", f"the balances sum to {total}, not 0")
+            )
+
+    def shoe_order(self, shoe: _ShoeRecord) -> tuple[str, ...] | None:
+        where = shoe.revealed
+        assert where is not None
+        if shoe.fixed:
+            if fixed_commitment(shoe.fixed_order) != shoe.commitment:
+                self.fault(
+                    where, "shuffle", "the revealed fixed order does not match the commitment"
+                )
+                return None
+            return tuple(shoe.fixed_order)
+        if not verify_seed(shoe.server_seed, shoe.commitment):
+            self.fault(where, "shuffle", "the revealed seed does not match the commitment")
+            return None
+        try:
+            return dealing_order(
+                shoe.server_seed, shoe.client_seed, shoe.nonce, shoe.packs, shoe.cut or 0
+            )
+        except ValueError as error:
+            self.fault(where, "shuffle", f"the shoe cannot be rebuilt: {error}")
+            return None
+
+    # -- the report -------------------------------------------------------------------------
+
+    def report(self, table: str | None) -> Report:
+        faults = sorted(self.faults, key=lambda f: (f.position, CHECKS.index(f.check)))
+        shoes = self.shoes
+        if table is not None:
+            streams = self.table_streams(table)
+            faults = [f for f in faults if f.stream in streams or not f.stream]
+            shoes = {k: v for k, v in shoes.items() if v.table == table}
+        waiting: dict[str, int] = defaultdict(int)
+        for _, shoe_id, _, _ in self.cards:
+            shoe = shoes.get(shoe_id)
+            if shoe is not None and shoe.revealed is None:
+                waiting[shoe_id] += 1
+        checked = sum(
+            1
+            for _, shoe_id, _, _ in self.cards
+            if shoe_id in shoes and shoes[shoe_id].revealed is not None
+        )
+        credit = sorted(t for t, c in self.table_credit.items() if c)
+        return Report(
+            scope="all streams" if table is None else f"table {table}",
+            events=self.events,
+            streams=len(self.chains),
+            shoes_checked=sum(1 for s in shoes.values() if s.revealed is not None),
+            cards_checked=checked,
+            unrevealed=[
+                {"shoe": k, "table": v.table, "cards": waiting.get(k, 0)}
+                for k, v in shoes.items()
+                if v.revealed is None
+            ],
+            credit_exempt=credit if table is None else [t for t in credit if t == table],
+            balances_sum=sum(self.balances.values()),
+            faults=faults,
+        )
+
+    def table_streams(self, table: str) -> set[str]:
+        streams = {table}
+        streams.update(r for r, t in self.round_table.items() if t == table)
+        streams.update(s for s, rec in self.shoes.items() if rec.table == table)
+        streams.update(self.table_players.get(table, ()))
+        return streams
+
+
+def verify(app: Any, table: str | None = None) -> Report:
+    """Check the whole log (or, with ``table``, report only on that table's streams: the
+    table, its rounds and shoes, and the wallets of players seated there)."""
+    verifier = _Verifier()
+    mapper = app.mapper
+    for notification in notifications(app):
+        verifier.feed(notification, mapper)
+    verifier.finish()
+    return verifier.report(None if table is None else str(table))

@@ -1,0 +1,102 @@
+"""``python -m replay rederive``: recorded rounds replayed through today's rules."""
+
+from __future__ import annotations
+
+import copy
+import json
+from uuid import UUID
+
+import pytest
+from replay_history import FAMILIES, play_fixed_casino, round_ids
+
+from ledger.application import TwentyOneLedger
+from ledger.config import store_env
+from ledger.simulate import Settings, run
+from replay.__main__ import main
+from replay.rederive import rederive, rederive_round
+
+
+@pytest.fixture
+def app(memory_env):
+    application = TwentyOneLedger(env=memory_env)
+    yield application
+    application.close()
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_recorded_rounds_rederive_clean(app, family):
+    run(Settings(family=family, rounds=8, players=3, stake=100), app)
+    for rid in round_ids(app):
+        result = rederive_round(app, rid)
+        assert result.matches, result.text()
+        assert result.event_differences == [], result.text()
+        assert result.settlements and all(
+            s["recorded"] == s["rederived"] for s in result.settlements
+        )
+        assert "settlement matches" in result.text()
+
+
+def test_a_split_and_a_double_rederive_clean(app):
+    rid = play_fixed_casino(app)
+
+    result = rederive_round(app, rid)
+
+    assert result.matches, result.text()
+    assert [s["hand"] for s in result.settlements] == ["h1", "h2", "h3"]
+    assert result.decisions == 7  # the two stakes, split, double, hit and two stands
+
+
+def test_a_tampered_settlement_shows_the_difference(app):
+    rid = play_fixed_casino(app)
+    events = list(app.events.get(UUID(rid)))
+    i = next(n for n, e in enumerate(events) if type(e).__name__ == "HandSettled")
+    forged = copy.copy(events[i])
+    object.__setattr__(forged, "amount", forged.amount + 250)
+    events[i] = forged
+
+    result = rederive(events)
+
+    assert not result.matches
+    assert len(result.differences) == 1
+    assert result.differences[0].startswith(f"{forged.hand}: amount recorded {forged.amount}")
+    assert "settlement DIFFERS" in result.text()
+
+
+def test_the_command_line_rederives_a_stored_round(tmp_path, capsys):
+    env = store_env("sqlite", sqlite_path=str(tmp_path / "l.sqlite3"), environ={})
+    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+    writer = TwentyOneLedger(env=env)
+    try:
+        rid = play_fixed_casino(writer)
+    finally:
+        writer.close()
+
+    assert main(["rederive", rid], env=env) == 0
+    assert "settlement matches" in capsys.readouterr().out
+    assert main(["rederive", rid, "--json"], env=env) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["matches"] is True and len(out["settlements"]) == 3
+
+
+def test_a_changed_card_makes_the_replay_diverge_or_differ(app):
+    rid = play_fixed_casino(app)
+    events = list(app.events.get(UUID(rid)))
+    i = next(
+        n
+        for n, e in enumerate(events)
+        if type(e).__name__ == "CardDealt" and e.hand == "h2" and e.card == "9S"
+    )
+    forged = copy.copy(events[i])
+    object.__setattr__(forged, "card", "2S")  # Bob now stands on 12 and loses
+    events[i] = forged
+
+    result = rederive(events)
+
+    assert not result.matches
+    assert result.diverged is None
+    assert any(d.startswith("h2:") for d in result.differences), result.text()
+
+
+def test_an_unknown_round_is_an_error(app, capsys):
+    assert main(["rederive", "00000000-0000-0000-0000-000000000000"], env=app.env) == 1
+    assert main(["rederive", "not-a-round"], env=app.env) == 1

@@ -1,0 +1,94 @@
+"""``python -m replay round ID --at N`` and ``table ID --at TIME``."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from uuid import UUID
+
+import pytest
+from replay_history import play_fixed_casino
+
+from ledger.application import TwentyOneLedger
+from ledger.config import store_env
+from replay.__main__ import main
+from replay.timetravel import parse_time, round_at, table_at
+
+
+@pytest.fixture
+def stored(tmp_path):
+    env = store_env("sqlite", sqlite_path=str(tmp_path / "l.sqlite3"), environ={})
+    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+    app = TwentyOneLedger(env=env)
+    rid = play_fixed_casino(app)
+    table = str(app.get_round(rid).table_id)
+    app.close()
+    return env, rid, table
+
+
+def test_a_round_after_each_of_its_events(stored):
+    env, rid, _ = stored
+    app = TwentyOneLedger(env=env)
+    try:
+        events = list(app.events.get(UUID(rid)))
+        first = round_at(app, rid, 1)
+        now = round_at(app, rid)
+        staked = next(e.originator_version for e in events if type(e).__name__ == "StakePlaced")
+        at_stake = round_at(app, rid, staked)
+    finally:
+        app.close()
+
+    assert first["version"] == 1 and first["phase"] == "started" and first["hands"] == {}
+    assert first["events"] == len(events)
+    assert now["version"] == len(events) and now["ended"] is True
+    assert now["hands"]["h1"]["result"] == 1000
+    assert at_stake["hands"]["h1"]["stake"] == 500 and at_stake["hands"]["h2"]["stake"] == 0
+
+
+def test_the_round_command_in_text_and_json(stored, capsys):
+    env, rid, _ = stored
+
+    assert main(["round", rid, "--at", "3"], env=env) == 0
+    text = capsys.readouterr().out
+    assert f"round {rid}" in text and "after event 3 of" in text
+
+    assert main(["round", rid, "--json"], env=env) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["id"] == rid and state["ended"] is True
+    assert state["totals"]["h1"] == 21
+
+    assert main(["round", "00000000-0000-0000-0000-000000000000"], env=env) == 1
+
+
+def test_a_table_at_a_moment(stored, capsys):
+    env, rid, table = stored
+    app = TwentyOneLedger(env=env)
+    try:
+        events = list(app.events.get(UUID(table)))
+        opened = next(e for e in events if type(e).__name__ == "RoundOpened")
+        closed = next(e for e in events if type(e).__name__ == "RoundClosed")
+        at_open = table_at(app, table, events[0].timestamp)
+        in_play = table_at(app, table, opened.timestamp)
+        after = table_at(app, table, closed.timestamp + timedelta(seconds=1))
+    finally:
+        app.close()
+
+    assert at_open["seats"] == {} and at_open["round_in_play"] is None
+    assert in_play["current_round"] == rid
+    assert in_play["round_in_play"]["id"] == rid
+    assert len(in_play["seats"]) == 2
+    assert after["current_round"] is None and after["rounds"] == 1
+
+    moment = opened.timestamp.isoformat().replace("+00:00", "Z")
+    assert main(["table", table, "--at", moment], env=env) == 0
+    assert f"round in play: {rid}" in capsys.readouterr().out
+    assert main(["table", table, "--at", moment, "--json"], env=env) == 0
+    assert json.loads(capsys.readouterr().out)["round_in_play"]["id"] == rid
+    before = (events[0].timestamp - timedelta(days=1)).isoformat()
+    assert main(["table", table, "--at", before], env=env) == 1
+    assert main(["table", table, "--at", "yesterday"], env=env) == 1
+
+
+def test_times_are_read_as_utc():
+    assert parse_time("2025-01-31T12:00:00Z") == parse_time("2025-01-31T13:00:00+01:00")
+    assert parse_time("2025-01-31T12:00:00").utcoffset() == timedelta(0)
