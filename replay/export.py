@@ -1,0 +1,184 @@
+"""The export: the ledger's public interchange format, one JSON object per line, in global
+order (see replay/README.md). Reads the notification log only; never writes.
+
+``python -m replay export [--table ID] > file.jsonl`` and ``python -m replay import FILE``
+are added to the replay CLI by :func:`register`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterator, Mapping
+from typing import IO, Any
+from uuid import UUID
+
+from ledger import accounts
+from ledger.domain.chain import canonical
+from replay.event_schemas import ENVELOPE_FIELDS, SCHEMA_VERSION, event_topics
+
+BATCH = 1000
+ROUND_STARTED = event_topics()["Round.Started"]
+SHOE_COMMITTED = event_topics()["Shoe.Committed"]
+WALLET_TRANSFER = event_topics()["Player.FundsTransferred"]
+
+
+def notifications(app: Any, topics: tuple[str, ...] = (), batch: int = BATCH) -> Iterator[Any]:
+    """The notification log in global order, read in pages (optionally of some topics)."""
+    start = 1
+    while True:
+        page = app.recorder.select_notifications(start=start, limit=batch, topics=topics)
+        if not page:
+            return
+        yield from page
+        start = page[-1].id + 1
+
+
+def line_object(notification: Any, event: Any) -> dict[str, Any]:
+    fields = vars(event)
+    return {
+        "stream": str(notification.originator_id),
+        "version": notification.originator_version,
+        "position": notification.id,
+        "type": type(event).__qualname__,
+        "topic": notification.topic,
+        "schema_version": SCHEMA_VERSION,
+        # Exactly the text the event's hash covers (chain.canonical encodes times so).
+        "time": event.timestamp.isoformat(),
+        "prev_hash": fields["prev_hash"],
+        "hash": fields["hash"],
+        "data": {k: v for k, v in fields.items() if k not in ENVELOPE_FIELDS},
+    }
+
+
+def encode_line(obj: dict[str, Any]) -> bytes:
+    """Sorted keys, compact, UTF-8, UUIDs as text: the bytes chain.canonical writes."""
+    return canonical(obj) + b"\n"
+
+
+def table_members(app: Any, table_id: UUID) -> tuple[set[UUID], set[str]]:
+    """The streams a table export includes whole (the table, its rounds, its shoes) and the
+    accounts that make a wallet transfer part of it (its rounds' escrows, its pool, house
+    and deal-sale accounts)."""
+    streams = {table_id}
+    round_ids: set[str] = set()
+    for n in notifications(app, topics=(ROUND_STARTED, SHOE_COMMITTED)):
+        event = app.mapper.to_domain_event(n)
+        if event.table_id == table_id:
+            streams.add(n.originator_id)
+            if n.topic == ROUND_STARTED:
+                round_ids.add(str(n.originator_id))
+    return streams, round_ids
+
+
+def export_lines(app: Any, table: str | UUID | None = None) -> Iterator[bytes]:
+    """Every event (or one table's, see replay/README.md) as export lines, in global order."""
+    if table is None:
+        for n in notifications(app):
+            yield encode_line(line_object(n, app.mapper.to_domain_event(n)))
+        return
+    table_id = UUID(str(table))
+    streams, round_ids = table_members(app, table_id)
+    table_accounts = {accounts.pool(table_id), accounts.house(table_id)}
+    table_accounts.add(accounts.deal_sale(table_id))
+    for n in notifications(app):
+        if n.originator_id in streams:
+            yield encode_line(line_object(n, app.mapper.to_domain_event(n)))
+        elif n.topic == WALLET_TRANSFER:
+            event = app.mapper.to_domain_event(n)
+            if (
+                event.round_id in round_ids
+                or event.from_account in table_accounts
+                or event.to_account in table_accounts
+            ):
+                yield encode_line(line_object(n, event))
+
+
+def export_to(app: Any, out: IO[bytes], table: str | UUID | None = None) -> int:
+    count = 0
+    for line in export_lines(app, table):
+        out.write(line)
+        count += 1
+    return count
+
+
+# -- the CLI ----------------------------------------------------------------------------------
+
+
+def _open_app(env: Mapping[str, str] | None) -> Any:
+    from ledger.application import TwentyOneLedger
+    from ledger.config import store_env
+
+    return TwentyOneLedger(env=dict(env) if env is not None else store_env())
+
+
+def _export_command(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
+    app = _open_app(env)
+    try:
+        if args.table is not None:
+            try:
+                UUID(args.table)
+            except ValueError:
+                print(f"export: {args.table!r} is not a table id", file=sys.stderr)
+                return 2
+        export_to(app, sys.stdout.buffer, args.table)
+        sys.stdout.buffer.flush()
+    finally:
+        app.close()
+    return 0
+
+
+def _import_command(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
+    import json
+
+    from replay.importer import ImportRefused, import_file
+
+    app = _open_app(env)
+    try:
+        summary = import_file(app, args.file, renumber=args.renumber)
+    except ImportRefused as refused:
+        if getattr(args, "json", False):
+            print(json.dumps({"ok": False, **refused.as_dict()}))
+        else:
+            print(f"import refused: {refused}", file=sys.stderr)
+        return 1
+    finally:
+        app.close()
+    if getattr(args, "json", False):
+        print(json.dumps({"ok": True, **summary}))
+    else:
+        print(
+            f"imported {summary['events']} events in {summary['streams']} streams "
+            f"(positions {summary['first_position']}..{summary['last_position']})"
+        )
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add ``export`` and ``import`` to the replay CLI. Each sets ``func(args, env=None) ->
+    exit code``; with no ``env`` it opens the store the environment names (LEDGER_STORE,
+    LEDGER_SQLITE_PATH, POSTGRES_*)."""
+    export = subparsers.add_parser(
+        "export",
+        help="write events as JSON lines to stdout",
+        description="Every event (or one table's) as one JSON object per line, in global "
+        "order (format: replay/README.md; schemas: schemas/events/).",
+    )
+    export.add_argument("--table", metavar="ID", help="only this table's events")
+    export.set_defaults(func=_export_command)
+
+    imp = subparsers.add_parser(
+        "import",
+        help="load an export into an empty store",
+        description="Validate every line of an export (JSON Schema, hashes, chains) and "
+        "write its events into an EMPTY store, keeping streams, versions and order.",
+    )
+    imp.add_argument("file", help="the .jsonl file written by export ('-' for stdin)")
+    imp.add_argument(
+        "--renumber",
+        action="store_true",
+        help="accept new positions when the export's have gaps the store cannot keep "
+        "(SQLite and memory number events 1, 2, 3 …; PostgreSQL keeps any gaps)",
+    )
+    imp.add_argument("--json", action="store_true", help="the summary as one JSON document")
+    imp.set_defaults(func=_import_command)

@@ -1,0 +1,270 @@
+"""Import an export into an EMPTY store: the one place replay/ writes events.
+
+Two passes over the file. The first checks every line before anything is written: valid
+JSON, valid against its type's JSON Schema, its hash recomputed from its content, its
+``prev_hash`` the hash of its stream's previous line, versions 1, 2, 3 … per stream and
+positions strictly increasing. The second rebuilds each domain event from its topic and
+``data`` and writes it with the application's own mapper and recorder, in batches, in the
+export's order, so streams, versions, hashes and (where the store allows) positions are kept.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import orjson
+from jsonschema import Draft202012Validator
+
+from ledger.domain.chain import GENESIS, event_hash
+from replay.event_schemas import data_fields, event_classes, event_topics, is_created, schema_for
+
+BATCH = 500
+
+
+class ImportRefused(Exception):
+    """An export the store will not take; names the line (1-based) and field at fault."""
+
+    def __init__(self, message: str, line: int | None = None, field: str | None = None):
+        self.line, self.field, self.reason = line, field, message
+        where = "" if line is None else f"line {line}: "
+        where += "" if field is None else f"field {field}: "
+        super().__init__(where + message)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"error": self.reason, "line": self.line, "field": self.field}
+
+
+@cache
+def validator(type_name: str) -> Draft202012Validator:
+    return Draft202012Validator(schema_for(type_name))
+
+
+def _field_of(error: Any) -> str:
+    path = [str(p) for p in error.absolute_path]
+    if error.validator == "required":
+        missing = [k for k in error.validator_value if k not in error.instance]
+        path.append(missing[0] if missing else "?")
+    return ".".join(path) or "(line)"
+
+
+def parse_line(raw: bytes | str, number: int) -> dict[str, Any]:
+    """One line decoded and checked against its type's schema and its own hash."""
+    try:
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError as error:
+        raise ImportRefused(f"not JSON ({error})", number) from None
+    if not isinstance(obj, dict):
+        raise ImportRefused("not a JSON object", number)
+    type_name = obj.get("type")
+    if type_name not in event_classes():
+        raise ImportRefused(f"unknown event type {type_name!r}", number, "type")
+    errors = sorted(validator(type_name).iter_errors(obj), key=lambda e: list(e.absolute_path))
+    if errors:
+        error = errors[0]
+        field = _field_of(error)
+        message = "missing" if error.validator == "required" else error.message
+        raise ImportRefused(f"{message} (schema {type_name})", number, field)
+    when = datetime.fromisoformat(obj["time"])
+    if when.isoformat() != obj["time"] or when.utcoffset() != UTC.utcoffset(None):
+        raise ImportRefused("not a UTC time as the ledger writes it", number, "time")
+    content = {
+        **obj["data"],
+        "originator_id": obj["stream"],
+        "originator_version": obj["version"],
+        "timestamp": obj["time"],
+        "prev_hash": obj["prev_hash"],
+    }
+    if event_hash(type_name, content) != obj["hash"]:
+        raise ImportRefused("the content does not match its hash", number, "hash")
+    return obj
+
+
+def check_order(
+    obj: dict[str, Any], number: int, chains: dict[str, tuple[int, str]], last_position: int
+) -> None:
+    """The line continues its stream's chain and the global order."""
+    if obj["position"] <= last_position:
+        raise ImportRefused(
+            f"position {obj['position']} does not follow {last_position}", number, "position"
+        )
+    expected_version, expected_prev = 1, GENESIS
+    if obj["stream"] in chains:
+        version, digest = chains[obj["stream"]]
+        expected_version, expected_prev = version + 1, digest
+    if obj["version"] != expected_version:
+        hint = " (a table export holds parts of wallet streams: import a full export)"
+        raise ImportRefused(
+            f"stream {obj['stream']} expects version {expected_version}, got {obj['version']}"
+            + (hint if expected_version == 1 else ""),
+            number,
+            "version",
+        )
+    if obj["prev_hash"] != expected_prev:
+        raise ImportRefused(
+            f"prev_hash is not the hash of stream {obj['stream']}'s previous event",
+            number,
+            "prev_hash",
+        )
+    chains[obj["stream"]] = (obj["version"], obj["hash"])
+
+
+def _revive(value: Any, hint: Any) -> Any:
+    if hint is UUID:
+        return UUID(value)
+    if hint is datetime:
+        return datetime.fromisoformat(value)
+    return value
+
+
+def domain_event(obj: dict[str, Any]) -> Any:
+    """The event object the ledger stored, rebuilt from a checked line (fields in the order
+    the ledger's own events hold them)."""
+    cls = event_classes()[obj["type"]]
+    state: dict[str, Any] = {"timestamp": datetime.fromisoformat(obj["time"])}
+    data = obj["data"]
+    if is_created(cls):
+        state["originator_topic"] = data["originator_topic"]
+    state["prev_hash"], state["hash"] = obj["prev_hash"], obj["hash"]
+    for name, hint in data_fields(cls).items():
+        if name != "originator_topic":
+            state[name] = _revive(data[name], hint)
+    state["originator_id"] = UUID(obj["stream"])
+    state["originator_version"] = obj["version"]
+    event = object.__new__(cls)
+    object.__setattr__(event, "__dict__", state)
+    return event
+
+
+def store_is_empty(app: Any) -> bool:
+    return not app.recorder.max_notification_id()
+
+
+def _lines(source: Callable[[], Iterable[bytes | str]]) -> Iterator[tuple[int, bytes | str]]:
+    for number, raw in enumerate(source(), start=1):
+        if raw.strip():
+            yield number, raw
+
+
+def check(source: Callable[[], Iterable[bytes | str]]) -> dict[str, Any]:
+    """The first pass: every line checked, nothing written. Returns what the file holds."""
+    chains: dict[str, tuple[int, str]] = {}
+    last, first, count, contiguous = 0, None, 0, True
+    for number, raw in _lines(source):
+        obj = parse_line(raw, number)
+        if obj["topic"] != event_topics()[obj["type"]]:  # the schema's const, said plainly
+            raise ImportRefused("topic does not match type", number, "topic")
+        check_order(obj, number, chains, last)
+        contiguous = contiguous and obj["position"] == last + 1
+        first = obj["position"] if first is None else first
+        last, count = obj["position"], count + 1
+    return {
+        "events": count,
+        "streams": len(chains),
+        "first_position": first or 0,
+        "last_position": last,
+        "contiguous": contiguous,
+    }
+
+
+def _is_postgres(app: Any) -> bool:
+    return type(app.recorder).__module__.startswith("eventsourcing.postgres")
+
+
+def _advance_postgres(app: Any, position: int) -> None:
+    """Make PostgreSQL's next notification id ``position`` (keeps an export's gaps)."""
+    recorder = app.recorder
+    schema = recorder.datastore.schema or "public"
+    quoted = ".".join(
+        '"' + p.replace('"', '""') + '"' for p in (schema, recorder.events_table_name)
+    )
+    with recorder.datastore.transaction(commit=True) as curs:
+        curs.execute(
+            "SELECT setval(pg_get_serial_sequence(%s, 'notification_id'), %s)",
+            (quoted, position - 1),
+        )
+
+
+def write(
+    app: Any,
+    source: Callable[[], Iterable[bytes | str]],
+    *,
+    keep_positions: bool,
+    batch: int = BATCH,
+) -> None:
+    """The second pass: rebuild and insert the (already checked) events in order."""
+    pending: list[tuple[int, Any]] = []  # (exported position, domain event)
+    next_id = 1  # the position the store gives the next event it records
+
+    def flush() -> None:
+        nonlocal next_id
+        if not pending:
+            return
+        stored = [app.mapper.to_stored_event(event) for _, event in pending]
+        ids = list(app.recorder.insert_events(stored) or [])
+        wanted = [position for position, _ in pending]
+        if keep_positions and ids and ids != wanted:
+            raise ImportRefused(
+                f"the store numbered events {ids[0]}..{ids[-1]}, not {wanted[0]}..{wanted[-1]} "
+                "(partly written: empty the store and retry with --renumber)"
+            )
+        next_id = (ids[-1] if ids else next_id + len(pending) - 1) + 1
+        pending.clear()
+
+    for _, raw in _lines(source):
+        obj = orjson.loads(raw)
+        position = obj["position"]
+        if keep_positions and position != next_id + len(pending):
+            flush()
+            _advance_postgres(app, position)  # only PostgreSQL gets here (import_from checks)
+            next_id = position
+        pending.append((position, domain_event(obj)))
+        if len(pending) >= batch:
+            flush()
+    flush()
+
+
+def import_from(
+    app: Any,
+    source: Callable[[], Iterable[bytes | str]],
+    *,
+    renumber: bool = False,
+    batch: int = BATCH,
+) -> dict[str, Any]:
+    if not store_is_empty(app):
+        raise ImportRefused(
+            "the store is not empty: import writes only into an empty store "
+            f"(it holds events up to position {app.recorder.max_notification_id()})"
+        )
+    summary = check(source)
+    keep = not renumber
+    if keep and not summary["contiguous"] and not _is_postgres(app):
+        raise ImportRefused(
+            "the export's positions have gaps and this store numbers events 1, 2, 3 …: "
+            "import into PostgreSQL to keep them, or pass --renumber to accept new positions"
+        )
+    write(app, source, keep_positions=keep, batch=batch)
+    return summary
+
+
+def import_lines(app: Any, lines: Sequence[bytes | str], **kwargs: Any) -> dict[str, Any]:
+    return import_from(app, lambda: lines, **kwargs)
+
+
+def import_file(app: Any, path: str | Path, **kwargs: Any) -> dict[str, Any]:
+    if str(path) == "-":
+        return import_lines(app, sys.stdin.buffer.readlines(), **kwargs)
+
+    def source() -> Iterator[bytes]:
+        with open(path, "rb") as handle:
+            yield from handle
+
+    try:
+        return import_from(app, source, **kwargs)
+    except FileNotFoundError:
+        raise ImportRefused(f"no such file {path}") from None

@@ -1,0 +1,53 @@
+"""Export and import on every store. Items here are marked ``integration``; ``target_env``
+is a second, empty store of the same kind as ``store_env`` (a fresh in-memory store, another
+SQLite file, or another PostgreSQL schema) to import into."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+from psycopg import sql
+
+HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.integration)
+
+
+def _connect(env: dict[str, str]) -> psycopg.Connection:
+    return psycopg.connect(
+        host=env["POSTGRES_HOST"],
+        port=env["POSTGRES_PORT"],
+        dbname=env["POSTGRES_DBNAME"],
+        user=env["POSTGRES_USER"],
+        password=env["POSTGRES_PASSWORD"],
+        connect_timeout=2,
+        autocommit=True,
+    )
+
+
+@pytest.fixture
+def target_env(store_env: dict[str, str], tmp_path: Path):
+    module = store_env["PERSISTENCE_MODULE"]
+    if module.endswith("sqlite"):
+        yield {**store_env, "SQLITE_DBNAME": str(tmp_path / "imported.sqlite3")}
+    elif module.endswith("postgres"):
+        schema = f"t_imp_{uuid.uuid4().hex[:12]}"
+        with _connect(store_env) as conn:
+            conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+        try:
+            yield {**store_env, "POSTGRES_SCHEMA": schema}
+        finally:
+            with _connect(store_env) as conn:
+                conn.execute("SET lock_timeout = '10s'")
+                conn.execute(
+                    sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
+                )
+    else:
+        yield dict(store_env)  # every application object gets its own in-memory store
