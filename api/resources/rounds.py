@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 
 from api.auth import require
 from api.idempotency import idempotent
-from api.resources.common import actor, command_id, is_admin, ledger
+from api.resources.common import actor, command_id, is_admin, ledger, permit
 from api.resources.feed import round_events
 from api.schemas.events import EventSchema
 from api.schemas.rounds import (
@@ -18,10 +18,13 @@ from api.schemas.rounds import (
     DEALER_HAND_ACTIONS,
     ActionResultSchema,
     ActionSchema,
+    RoundAuditSchema,
     RoundViewSchema,
     action_union_doc,
 )
-from api.visibility import round_view
+from api.visibility import HIDDEN, event_views, owns, round_view, sees_all
+from ledger import accounts
+from replay.audit import audit_round, summarize
 
 blp = Blueprint("rounds", __name__, url_prefix="/v1/rounds", description="Rounds and actions")
 
@@ -106,3 +109,63 @@ def events(round_id):
     app = ledger()
     rnd = app.get_round(str(round_id))
     return round_events(app, rnd, g.key)
+
+
+@blp.route("/<uuid:round_id>/audit")
+@require(*ANY_ROLE)
+@blp.response(200, RoundAuditSchema)
+def audit(round_id):
+    """The audit of a disputed round (replay/audit.py): every event with its UTC time, actor,
+    cards and clauses; each hand's stakes, totals and settlement (clause texts, arithmetic);
+    the wallets before and after; the shoe check; the hash chain. Auditors and admins see it
+    all; the round's own players see, once it has ended, their own hands and balances."""
+    app = ledger()
+    rnd = app.get_round(str(round_id))
+    report = audit_round(app, str(round_id))
+    if sees_all(g.key):
+        return {**report, "scope": "full"}
+    return _player_audit(rnd, report, g.key)
+
+
+def _player_audit(rnd: Any, report: dict, viewer: Any) -> dict:
+    me = viewer.player_id
+    in_round = {h["player"] for h in rnd.hands.values()} | {rnd.dealer}
+    permit(me is not None and me in in_round, "only the round's own players may see its audit")
+    permit(rnd.ended, "a player sees the audit of his round once it has ended")
+    records = [{**e, "data": dict(e["data"])} for e in report["events"]]
+    events = [summarize(e) for e in event_views(rnd, records, viewer)]
+    masked = {e["version"] for e in events if e["data"].get("card") == HIDDEN}
+    dealer_hands = []
+    for hand in report["dealer_hands"]:
+        up = rnd.rules_hand(hand["id"])["face_up"]
+        if not (owns(viewer, rnd, hand["id"]) or all(up)):
+            hidden = [c if shown else HIDDEN for c, shown in zip(hand["cards"], up, strict=False)]
+            hand = {**hand, "cards": hidden, "aces": {}, "totals": []}
+        dealer_hands.append(hand)
+    shoes = [_masked_shoe(shoe, masked) for shoe in report["shoes"]]
+    mine = accounts.player(me)
+    return {
+        **report,
+        "scope": "player",
+        "events": events,
+        "hands": [h for h in report["hands"] if owns(viewer, rnd, h["id"])],
+        "dealer_hands": dealer_hands,
+        "round_transfers": [
+            t
+            for t in report["round_transfers"]
+            if mine in (t["data"].get("from_account"), t["data"].get("to_account"))
+        ],
+        "balances": [b for b in report["balances"] if b["player"] == me],
+        "shoe": shoes[0],
+        "shoes": shoes,
+    }
+
+
+def _masked_shoe(shoe: dict, masked: set[int]) -> dict:
+    """The card check without the cards the player may not see (only whether each matched)."""
+    check = dict(shoe["check"])
+    check["cards"] = [
+        {**c, "card": HIDDEN, "expected": HIDDEN} if c["version"] in masked else c
+        for c in check.get("cards", [])
+    ]
+    return {**shoe, "check": check}

@@ -163,3 +163,115 @@ class RoundStartSchema(Request):
 class ActionResultSchema(PositionSchema):
     result = fields.Dict(keys=fields.String(), required=True)
     round = fields.Nested(RoundViewSchema, required=True)
+
+
+# -- the audit of a round (replay/audit.py) ---------------------------------------------------
+
+
+class AuditClauseSchema(Schema):
+    id = fields.String(required=True)
+    text = fields.String(allow_none=True, metadata={"description": "from RULES.md / README"})
+
+
+class AuditEventSchema(Schema):
+    position = fields.Integer(allow_none=True)
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    time = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
+    actor = fields.Raw(allow_none=True)
+    player = fields.Raw(allow_none=True)
+    hand = fields.Raw(allow_none=True)
+    card = fields.Raw(allow_none=True, metadata={"description": '"??" when hidden from you'})
+    amount = fields.Raw(allow_none=True)
+    clauses = fields.List(fields.Nested(AuditClauseSchema))
+    data = fields.Dict(keys=fields.String())
+
+
+class AuditSettlementSchema(Schema):
+    version = fields.Integer()
+    outcome = fields.String()
+    player_total = fields.Integer(allow_none=True)
+    dealer_total = fields.Integer(allow_none=True)
+    clauses = fields.List(fields.Nested(AuditClauseSchema))
+    stake = fields.Integer()
+    multiplier = fields.String(metadata={"description": 'the net per unit staked ("3/2", "-2")'})
+    raw = fields.String(metadata={"description": "stake × multiplier, exact"})
+    arithmetic = fields.String()
+    rounding = fields.String(metadata={"description": 'as recorded ("none", "down: 615/2 -> 307")'})
+    amount = fields.Integer(metadata={"description": "the player's net in minor units"})
+    from_bank_cover = fields.Integer()
+
+
+class AuditHandSchema(Schema):
+    id = fields.String(required=True)
+    player = fields.String(allow_none=True)
+    seat = fields.Integer(allow_none=True)
+    split_from = fields.String(allow_none=True)
+    stake = fields.Integer()
+    stakes = fields.List(fields.Dict(keys=fields.String()))
+    cards = fields.List(fields.String())
+    aces = fields.Dict(keys=fields.String(), values=fields.Integer())
+    totals = fields.List(
+        fields.Dict(keys=fields.String()),
+        metadata={"description": "the hand's total after each card (split, ace choice)"},
+    )
+    insurance = fields.Dict(keys=fields.String(), allow_none=True)
+    surrendered = fields.Boolean()
+    settlement = fields.Nested(AuditSettlementSchema, allow_none=True)
+
+
+class AuditBalanceSchema(Schema):
+    player = fields.String(required=True)
+    account = fields.String()
+    before = fields.Integer(metadata={"description": "before the round's first event"})
+    after = fields.Integer(metadata={"description": "after the round's last event"})
+    change = fields.Integer()
+    round_movements = fields.List(fields.Dict(keys=fields.String()))
+
+
+class AuditShoeSchema(Schema):
+    shoe_id = fields.String(required=True)
+    commitment = fields.String()
+    client_seed = fields.String()
+    nonce = fields.Integer()
+    packs = fields.Integer()
+    algorithm = fields.String()
+    fixed = fields.Boolean()
+    cut = fields.Integer(allow_none=True)
+    revealed = fields.Boolean()
+    server_seed = fields.String(allow_none=True)
+    cards_of_this_round = fields.Integer()
+    check = fields.Dict(
+        keys=fields.String(),
+        metadata={"description": 'status "ok", "failed" or "not yet revealed"; every card'},
+    )
+
+
+class AuditChainSchema(Schema):
+    ok = fields.Boolean(required=True)
+    fault = fields.String(allow_none=True)
+    events = fields.Integer()
+
+
+class RoundAuditSchema(Schema):
+    """The audit of one round; a player sees only his own hands and balance, masked events."""
+
+    round_id = fields.String(required=True)
+    scope = fields.String(metadata={"description": '"full" (auditor, admin) or "player"'})
+    table_id = fields.String()
+    number = fields.Integer()
+    family = fields.String()
+    rules = fields.Dict(keys=fields.String())
+    dealer = fields.String()
+    phase = fields.String()
+    ended = fields.Boolean()
+    started_at = fields.String()
+    last_event_at = fields.String()
+    events = fields.List(fields.Nested(AuditEventSchema))
+    hands = fields.List(fields.Nested(AuditHandSchema))
+    dealer_hands = fields.List(fields.Nested(AuditHandSchema))
+    round_transfers = fields.List(fields.Nested(AuditEventSchema))
+    balances = fields.List(fields.Nested(AuditBalanceSchema))
+    shoe = fields.Nested(AuditShoeSchema)
+    shoes = fields.List(fields.Nested(AuditShoeSchema))
+    chain = fields.Nested(AuditChainSchema)

@@ -1,0 +1,391 @@
+"""The audit of a disputed round: everything an auditor (or a regulator) needs in one document.
+
+``audit_round(app, round_id)`` only reads. It returns, as JSON-ready data:
+
+- ``events``: every event of the round's stream in order (``position`` is null: the global
+  position is not kept with the stream), with its version, type, UTC time, and the actor, hand,
+  card, amount and clause(s) when the event has them, plus the event's own fields (``data``);
+- ``hands`` (and ``dealer``): each hand's stakes, its totals as they moved (after each card,
+  split or ace choice), and its settlement: outcome, the clauses with their texts
+  (``replay/clauses.json``), the arithmetic ``stake × multiplier = raw``, the rounding as
+  recorded and the net amount;
+- ``balances``: each player's wallet (and the dealer's, in private families) before the round's
+  first event and after its last, folded from the player's own stream, with the round's
+  movements of that wallet;
+- ``shoes`` (``shoe`` is the round's first): commitment, client seed, nonce, packs, algorithm,
+  cut and, once revealed, the seed and the check of every card of this round against the
+  shuffle (``replay.verify``'s rules);
+- ``chain``: ``verify_chain`` over the round's stream.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from fractions import Fraction
+from typing import Any
+from uuid import UUID
+
+from ledger.cards import hand_total, totals_with_aces
+from ledger.domain.chain import event_fields, verify_chain
+from ledger.domain.round import DEALER, DEALER_SECOND, Round
+from ledger.domain.shoe import Shoe
+from ledger.domain.transfers import FundsTransferredBase
+from replay.clauses import clause_text
+from replay.verify import Where, _ShoeRecord, _Verifier
+
+NOT_YET_REVEALED = "not yet revealed"
+_META = ("originator_id", "originator_version", "timestamp", "originator_topic")
+SUMMARY_FIELDS = ("actor", "player", "hand", "card", "amount")
+DEALER_HANDS = (DEALER, DEALER_SECOND)
+
+
+def plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, datetime):
+        return utc(value)
+    return value
+
+
+def utc(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).isoformat()
+
+
+def _type(event: Any) -> str:
+    return type(event).__name__
+
+
+def event_entry(event: Any) -> dict[str, Any]:
+    """One event as the audit lists it (summary fields filled by :func:`summarize`)."""
+    data = {k: plain(v) for k, v in event_fields(event).items() if k not in _META}
+    return summarize(
+        {
+            "position": None,
+            "version": event.originator_version,
+            "type": _type(event),
+            "time": utc(event.timestamp),
+            "data": data,
+        }
+    )
+
+
+def summarize(entry: dict[str, Any]) -> dict[str, Any]:
+    """Copy the event's actor, hand, card, amount and clauses from its ``data`` to the top
+    (run again after masking ``data``, so the summary never says more than the data)."""
+    data = entry["data"]
+    out = {k: v for k, v in entry.items() if k not in (*SUMMARY_FIELDS, "clauses")}
+    for name in SUMMARY_FIELDS:
+        if name in data:
+            out[name] = data[name]
+    clauses = list(data.get("clauses") or ([data["clause"]] if data.get("clause") else []))
+    out["clauses"] = [{"id": c, "text": clause_text(c)} for c in clauses]
+    return out
+
+
+# -- hands --------------------------------------------------------------------------------
+
+
+def _total(cards: list[str], aces: dict[int, int]) -> int | None:
+    if not cards:
+        return None
+    return totals_with_aces(cards, aces) if aces else hand_total(cards)
+
+
+class _Hands:
+    """Follows each hand through the round's events, as the aggregate does."""
+
+    def __init__(self) -> None:
+        self.hands: dict[str, dict[str, Any]] = {}
+
+    def hand(self, hand_id: str, **extra: Any) -> dict[str, Any]:
+        if hand_id not in self.hands:
+            self.hands[hand_id] = {
+                "id": hand_id,
+                "player": None,
+                "seat": None,
+                "split_from": None,
+                "stakes": [],
+                "cards": [],
+                "aces": {},
+                "totals": [],
+                "insurance": None,
+                "surrendered": False,
+                "settlement": None,
+            }
+        self.hands[hand_id].update(extra)
+        return self.hands[hand_id]
+
+    def moved(self, hand: dict[str, Any], version: int, why: str, card: str | None) -> None:
+        hand["totals"].append(
+            {
+                "version": version,
+                "event": why,
+                "card": card,
+                "cards": list(hand["cards"]),
+                "total": _total(hand["cards"], hand["aces"]),
+            }
+        )
+
+    def feed(self, e: Any) -> None:
+        v = e.originator_version
+        if isinstance(e, Round.HandOpened):
+            self.hand(e.hand, player=e.player, seat=e.seat)
+        elif isinstance(e, Round.StakePlaced | Round.StakeRaised):
+            hand = self.hand(e.hand)
+            hand["stakes"].append(
+                {
+                    "version": v,
+                    "reason": getattr(e, "reason", "stake"),
+                    "amount": e.amount,
+                    "held": e.held,
+                    "clause": e.clause,
+                }
+            )
+        elif isinstance(e, Round.CardDealt):
+            hand = self.hand(e.hand)
+            hand["cards"].append(e.card)
+            self.moved(hand, v, "CardDealt", e.card)
+        elif isinstance(e, Round.HandSplit):
+            old = self.hand(e.hand)
+            old["cards"].pop()
+            old["aces"] = {}
+            new = self.hand(e.new_hand, player=old["player"], seat=old["seat"])
+            new["split_from"] = old["split_from"] or e.hand
+            old["split_from"] = old["split_from"] or e.hand
+            new["cards"] = [e.card]
+            self.moved(old, v, "HandSplit", None)
+            self.moved(new, v, "HandSplit", e.card)
+        elif isinstance(e, Round.DealerDivided):
+            first = self.hand(DEALER)
+            first["cards"].pop()
+            second = self.hand(DEALER_SECOND)
+            second["cards"] = [e.card]
+            self.moved(first, v, "DealerDivided", None)
+            self.moved(second, v, "DealerDivided", e.card)
+        elif isinstance(e, Round.TwoCardsResolved) and e.rejected:
+            hand = self.hand(e.hand)
+            cards = hand["cards"]
+            del cards[len(cards) - 1 - cards[::-1].index(e.rejected)]
+            self.moved(hand, v, "TwoCardsResolved", None)
+        elif isinstance(e, Round.AceValueChosen):
+            hand = self.hand(e.hand)
+            hand["aces"][e.index] = e.value
+            self.moved(hand, v, "AceValueChosen", None)
+        elif isinstance(e, Round.InsuranceDecided):
+            self.hand(e.hand)["insurance"] = {"amount": e.amount, "clause": e.clause}
+        elif isinstance(e, Round.InsuranceSettled):
+            insurance = self.hand(e.hand)["insurance"] or {}
+            insurance.update(result=e.amount, settled_by=e.clause)
+            self.hand(e.hand)["insurance"] = insurance
+        elif isinstance(e, Round.Surrendered):
+            self.hand(e.hand)["surrendered"] = True
+        elif isinstance(e, Round.HandSettled):
+            self.hand(e.hand)["settlement"] = settlement(e)
+
+    def result(self) -> tuple[list[dict], list[dict]]:
+        for hand in self.hands.values():
+            hand["aces"] = {str(k): val for k, val in hand["aces"].items()}
+            hand["stake"] = sum(s["amount"] for s in hand["stakes"])
+        players = [h for k, h in self.hands.items() if k not in DEALER_HANDS]
+        players.sort(key=lambda h: int(h["id"][1:]) if h["id"][1:].isdigit() else 10**6)
+        dealer = [self.hands[k] for k in DEALER_HANDS if k in self.hands]
+        return players, dealer
+
+
+def settlement(e: Any) -> dict[str, Any]:
+    """A ``HandSettled`` with its clauses' texts and its arithmetic."""
+    multiplier = Fraction(e.multiplier)
+    raw = e.stake * multiplier
+    return {
+        "version": e.originator_version,
+        "outcome": e.outcome,
+        "player_total": e.player_total,
+        "dealer_total": e.dealer_total,
+        "clauses": [{"id": c, "text": clause_text(c)} for c in e.clauses],
+        "stake": e.stake,
+        "multiplier": e.multiplier,
+        "raw": str(raw),
+        "arithmetic": f"{e.stake} × {e.multiplier} = {raw}",
+        "rounding": e.rounding,
+        "amount": e.amount,
+        "from_bank_cover": e.from_bank_cover,
+    }
+
+
+# -- balances -----------------------------------------------------------------------------
+
+
+def _signed(event: Any, account: str) -> int:
+    amount = 0
+    if event.to_account == account:
+        amount += event.amount
+    if event.from_account == account:
+        amount -= event.amount
+    return amount
+
+
+def wallet_balances(app: Any, round_id: str, player_id: str, first: Any, last: Any) -> dict:
+    """The wallet before the round's first event and after its last, from its own stream:
+    before = every transfer timed before the round began; after = every transfer up to the
+    later of the last one timed by the round's end and the last one the round made."""
+    from ledger import accounts
+
+    account = accounts.player(player_id)
+    events = [e for e in app.events.get(UUID(player_id)) if isinstance(e, FundsTransferredBase)]
+    before = sum(_signed(e, account) for e in events if e.timestamp < first.timestamp)
+    ends = [i for i, e in enumerate(events) if e.timestamp <= last.timestamp]
+    ends += [i for i, e in enumerate(events) if e.round_id == round_id]
+    upto = max(ends, default=-1)
+    after = sum(_signed(e, account) for e in events[: upto + 1])
+    movements = [
+        {
+            "version": e.originator_version,
+            "time": utc(e.timestamp),
+            "from_account": e.from_account,
+            "to_account": e.to_account,
+            "amount": e.amount,
+            "change": _signed(e, account),
+            "clause": e.clause,
+            "memo": e.memo,
+        }
+        for e in events
+        if e.round_id == round_id
+    ]
+    return {
+        "player": player_id,
+        "account": account,
+        "before": before,
+        "after": after,
+        "change": after - before,
+        "round_movements": movements,
+    }
+
+
+# -- the shoe -----------------------------------------------------------------------------
+
+
+def shoe_audit(app: Any, shoe_id: str, cards: list[tuple[Any, str, int, str]]) -> dict:
+    """The shoe's commitment and, once revealed, every card of ``cards`` (event, shoe id,
+    place, card) of this shoe checked against the shuffle (``replay.verify``)."""
+    events = list(app.events.get(UUID(shoe_id)))
+    committed = next(e for e in events if isinstance(e, Shoe.Committed))
+    where = Where(0, shoe_id, committed.originator_version, "Committed")
+    record = _ShoeRecord(
+        committed=where,
+        table=str(committed.table_id),
+        commitment=committed.commitment,
+        client_seed=committed.client_seed,
+        nonce=committed.nonce,
+        packs=committed.packs,
+        fixed=committed.fixed,
+    )
+    for e in events:
+        if isinstance(e, Shoe.Cut):
+            record.cut = e.cut
+        elif isinstance(e, Shoe.Revealed):
+            record.revealed = Where(0, shoe_id, e.originator_version, "Revealed")
+            record.server_seed = e.server_seed
+            record.fixed_order = list(e.fixed_order)
+    mine = [c for c in cards if c[1] == shoe_id]
+    out: dict[str, Any] = {
+        "shoe_id": shoe_id,
+        "commitment": record.commitment,
+        "client_seed": record.client_seed,
+        "nonce": record.nonce,
+        "packs": record.packs,
+        "algorithm": committed.algorithm,
+        "fixed": record.fixed,
+        "cut": record.cut,
+        "revealed": record.revealed is not None,
+        "server_seed": record.server_seed or None,
+        "cards_of_this_round": len(mine),
+    }
+    if record.revealed is None:
+        out["check"] = {"status": NOT_YET_REVEALED, "ok": None, "cards": []}
+        return out
+    verifier = _Verifier()
+    order = verifier.shoe_order(record)
+    checked = []
+    for event, _, index, card in mine:
+        expected = order[index] if order is not None and 0 <= index < len(order) else None
+        checked.append(
+            {
+                "version": event.originator_version,
+                "type": _type(event),
+                "shoe_index": index,
+                "card": card,
+                "expected": expected,
+                "ok": expected == card,
+            }
+        )
+    problems = [f.problem for f in verifier.faults]
+    ok = not problems and all(c["ok"] for c in checked)
+    out["check"] = {
+        "status": "ok" if ok else "failed",
+        "ok": ok,
+        "commitment_ok": order is not None,
+        "problems": problems,
+        "cards": checked,
+    }
+    return out
+
+
+# -- the audit ----------------------------------------------------------------------------
+
+
+def audit_round(app: Any, round_id: str) -> dict[str, Any]:
+    """The whole audit of one round (read only). Raises the ledger's ``UnknownRound``."""
+    rnd = app.get_round(str(round_id))
+    events = list(app.events.get(rnd.id))
+    started, first, last = events[0], events[0], events[-1]
+    rid = str(rnd.id)
+
+    tracker = _Hands()
+    cards: list[tuple[Any, str, int, str]] = []
+    shoe_ids = [str(started.shoe_id)]
+    transfers = []
+    for e in events:
+        tracker.feed(e)
+        if isinstance(e, Round.CardDealt | Round.CardBurned):
+            cards.append((e, str(e.shoe), e.shoe_index, e.card))
+            if str(e.shoe) not in shoe_ids:
+                shoe_ids.append(str(e.shoe))
+        elif isinstance(e, Round.ShoeReplaced) and str(e.shoe) not in shoe_ids:
+            shoe_ids.append(str(e.shoe))
+        elif isinstance(e, FundsTransferredBase):
+            transfers.append(event_entry(e))
+    hands, dealer = tracker.result()
+
+    players = [str(pid) for _, pid in started.seats]
+    if started.dealer != "house" and started.dealer not in players:
+        players.append(started.dealer)
+    balances = [wallet_balances(app, rid, pid, first, last) for pid in players]
+
+    shoes = [shoe_audit(app, sid, cards) for sid in shoe_ids]
+    ok, fault = verify_chain(events)
+    return {
+        "round_id": rid,
+        "table_id": str(rnd.table_id),
+        "number": rnd.number,
+        "family": rnd.family,
+        "rules": plain(rnd.rules_record),
+        "dealer": rnd.dealer,
+        "phase": rnd.phase,
+        "ended": rnd.ended,
+        "started_at": utc(first.timestamp),
+        "last_event_at": utc(last.timestamp),
+        "events": [event_entry(e) for e in events],
+        "hands": hands,
+        "dealer_hands": dealer,
+        "round_transfers": transfers,
+        "balances": balances,
+        "shoe": shoes[0],
+        "shoes": shoes,
+        "chain": {"ok": ok, "fault": fault, "events": len(events)},
+    }
