@@ -25,6 +25,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError
 
+from ledger.config import sibling_store_env
 from ledger.errors import InvalidCommand, UnknownPlayer
 
 ROLES = ("admin", "dealer", "player", "auditor")
@@ -104,25 +105,13 @@ class StoredResponse(Aggregate):
         self.headers = dict(headers)
 
 
-def api_store_env(env: Any) -> dict[str, str]:
-    """The ledger's env, moved to its own SQLite file (or shared-memory database)."""
-    out = {k: v for k, v in env.items() if isinstance(v, str)}
-    dbname = env.get("SQLITE_DBNAME")
-    if dbname and "sqlite" in env.get("PERSISTENCE_MODULE", ""):
-        if dbname.startswith(":memory:") or "mode=memory" in dbname:
-            out["SQLITE_DBNAME"] = f"file:apistore-{secrets.token_hex(8)}?mode=memory&cache=shared"
-        else:
-            out["SQLITE_DBNAME"] = dbname + ".api"
-    return out
-
-
 class ApiStore(Application):
     name = "ApiStore"
 
     KEY_CACHE_MAXSIZE = 10_000
 
     def __init__(self, env: dict[str, Any] | None = None) -> None:
-        super().__init__(api_store_env(env or {}))
+        super().__init__(sibling_store_env(env or {}, "api"))
         # Keys found recently, by id: (monotonic expiry, key). Only found keys are kept (a new
         # key works at once everywhere); a revocation here evicts its key and bumps the
         # generation, so a lookup that raced with it does not keep the stale copy.

@@ -5,7 +5,6 @@ decide, and saves every changed aggregate in one atomic write. A refused command
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from copy import deepcopy
 from types import SimpleNamespace
@@ -16,7 +15,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 
 from ledger import accounts
-from ledger.config import env_bool
+from ledger.config import env_bool, sibling_store_env
 from ledger.domain.chain import project
 from ledger.domain.command import CommandRecord, command_record_id, fingerprint
 from ledger.domain.player import Player
@@ -85,7 +84,7 @@ class TwentyOneLedger(Application):
 
     def __init__(self, env: dict[str, Any] | None = None) -> None:
         super().__init__(env)
-        self.vault = ShoeVault(vault_env(self.env))
+        self.vault = ShoeVault(sibling_store_env(self.env, "vault"))
         allow_fixed = env_bool("LEDGER_ALLOW_FIXED_SHOES", False, self.env)
         self.shoes = ShoeService(self.vault, allow_fixed)
         # A round's rules, rebuilt from the record its Started event keeps (the table's, which
@@ -183,31 +182,32 @@ class TwentyOneLedger(Application):
     def deposit(
         self, player_id: str, amount: int, *, actor: str = ADMIN, command_id: str | None = None
     ) -> dict:
-        amount = _positive_amount(amount, "a deposit")
-
-        def body(uow: UnitOfWork) -> dict:
-            player = uow.player(player_id)
-            books = Books(uow.player, player)
-            books.transfer(accounts.CASHIER, player.account, amount, BUY_IN, "buy-in")
-            return {"player_id": str(player.id), "balance": player.balance}
-
-        return self._run(
-            "deposit", {"player": str(player_id), "amount": amount}, command_id, actor, body
-        )
+        """A buy-in: the cashier (the world outside) pays into the wallet."""
+        return self._cash("deposit", player_id, amount, actor, command_id)
 
     def withdraw(
         self, player_id: str, amount: int, *, actor: str = ADMIN, command_id: str | None = None
     ) -> dict:
-        amount = _positive_amount(amount, "a withdrawal")
+        """A cash-out: the wallet pays the cashier; refused when the balance is short."""
+        return self._cash("withdraw", player_id, amount, actor, command_id)
+
+    def _cash(
+        self, name: str, player_id: str, amount: int, actor: str, command_id: str | None
+    ) -> dict:
+        inbound = name == "deposit"
+        amount = _positive_amount(amount, "a deposit" if inbound else "a withdrawal")
 
         def body(uow: UnitOfWork) -> dict:
             player = uow.player(player_id)
             books = Books(uow.player, player)
-            books.transfer(player.account, accounts.CASHIER, amount, CASH_OUT, "cash-out")
+            if inbound:
+                books.transfer(accounts.CASHIER, player.account, amount, BUY_IN, "buy-in")
+            else:
+                books.transfer(player.account, accounts.CASHIER, amount, CASH_OUT, "cash-out")
             return {"player_id": str(player.id), "balance": player.balance}
 
         return self._run(
-            "withdraw", {"player": str(player_id), "amount": amount}, command_id, actor, body
+            name, {"player": str(player_id), "amount": amount}, command_id, actor, body
         )
 
     # -- tables ------------------------------------------------------------------------------
@@ -774,21 +774,6 @@ def _irregular() -> dict[str, Callable[..., dict]]:
 
 
 IRREGULAR = _irregular()
-
-
-def vault_env(env: Any) -> dict[str, str]:
-    """The vault's store: the same as the ledger's, but never the same SQLite table (the
-    SQLite recorder names no table after its application, so the vault gets its own file)."""
-    out = {k: v for k, v in env.items() if isinstance(v, str)}
-    dbname = env.get("SQLITE_DBNAME")
-    if dbname and "sqlite" in env.get("PERSISTENCE_MODULE", ""):
-        if dbname.startswith(":memory:") or "mode=memory" in dbname:
-            out["SQLITE_DBNAME"] = (
-                "file:shoevault-" + secrets.token_hex(8) + "?mode=memory&cache=shared"
-            )
-        else:
-            out["SQLITE_DBNAME"] = dbname + ".vault"
-    return out
 
 
 def _shoe_clause(family: str) -> str:

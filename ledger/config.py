@@ -140,3 +140,21 @@ def describe(env: Mapping[str, str]) -> str:
         schema = env.get("POSTGRES_SCHEMA")
         return f"PostgreSQL {where}" + (f" (schema {schema})" if schema else "")
     return kind
+
+
+def sibling_store_env(env: Mapping[str, str], name: str) -> dict[str, str]:
+    """The store of an application that lives beside the ledger (the shoe vault, the API's
+    keys): the same settings, but never the ledger's SQLite table. The SQLite recorder names
+    no table after its application, so on SQLite the sibling gets a file of its own
+    (``<path>.<name>``, or its own shared-memory database); PostgreSQL prefixes tables with
+    the application's name already."""
+    import secrets
+
+    out = {k: v for k, v in env.items() if isinstance(v, str)}
+    dbname = env.get("SQLITE_DBNAME")
+    if dbname and "sqlite" in env.get("PERSISTENCE_MODULE", ""):
+        if dbname.startswith(":memory:") or "mode=memory" in dbname:
+            out["SQLITE_DBNAME"] = f"file:{name}-{secrets.token_hex(8)}?mode=memory&cache=shared"
+        else:
+            out["SQLITE_DBNAME"] = f"{dbname}.{name}"
+    return out

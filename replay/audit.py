@@ -31,7 +31,7 @@ from ledger.domain.round import DEALER, DEALER_SECOND, Round
 from ledger.domain.shoe import Shoe
 from ledger.domain.transfers import FundsTransferredBase
 from replay.clauses import clause_text
-from replay.verify import Where, _ShoeRecord, _Verifier
+from replay.verify import ShoeRecord, Verifier, Where
 
 NOT_YET_REVEALED = "not yet revealed"
 _META = ("originator_id", "originator_version", "timestamp", "originator_topic")
@@ -276,7 +276,7 @@ def shoe_audit(app: Any, shoe_id: str, cards: list[tuple[Any, str, int, str]]) -
     events = list(app.events.get(UUID(shoe_id)))
     committed = next(e for e in events if isinstance(e, Shoe.Committed))
     where = Where(0, shoe_id, committed.originator_version, "Committed")
-    record = _ShoeRecord(
+    record = ShoeRecord(
         committed=where,
         table=str(committed.table_id),
         commitment=committed.commitment,
@@ -309,7 +309,7 @@ def shoe_audit(app: Any, shoe_id: str, cards: list[tuple[Any, str, int, str]]) -
     if record.revealed is None:
         out["check"] = {"status": NOT_YET_REVEALED, "ok": None, "cards": []}
         return out
-    verifier = _Verifier()
+    verifier = Verifier()
     order = verifier.shoe_order(record)
     checked = []
     for event, _, index, card in mine:

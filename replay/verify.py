@@ -118,7 +118,7 @@ class Report:
 
 
 @dataclass
-class _ShoeRecord:
+class ShoeRecord:
     committed: Where
     table: str
     commitment: str
@@ -132,7 +132,7 @@ class _ShoeRecord:
     fixed_order: list[str] = field(default_factory=list)
 
 
-class _Verifier:
+class Verifier:
     def __init__(self) -> None:
         self.faults: list[Fault] = []
         self.chains: dict[str, tuple[str | None, int]] = {}
@@ -141,7 +141,7 @@ class _Verifier:
         self.round_credit: dict[str, bool] = {}
         self.table_credit: dict[str, bool] = {}
         self.table_players: dict[str, set[str]] = defaultdict(set)
-        self.shoes: dict[str, _ShoeRecord] = {}
+        self.shoes: dict[str, ShoeRecord] = {}
         self.cards: list[tuple[Where, str, int, str]] = []
         self.balances: dict[str, int] = defaultdict(int)
         self.wallets: dict[str, int] = defaultdict(int)
@@ -198,7 +198,7 @@ class _Verifier:
         elif isinstance(event, Table.PlayerSeated):
             self.table_players[stream].add(event.player_id)
         elif isinstance(event, Shoe.Committed):
-            self.shoes[stream] = _ShoeRecord(
+            self.shoes[stream] = ShoeRecord(
                 committed=where,
                 table=str(event.table_id),
                 commitment=event.commitment,
@@ -295,7 +295,7 @@ class _Verifier:
                 Fault(last, "", 0, "", "money", f"the balances sum to {total}, not 0")
             )
 
-    def shoe_order(self, shoe: _ShoeRecord) -> tuple[str, ...] | None:
+    def shoe_order(self, shoe: ShoeRecord) -> tuple[str, ...] | None:
         where = shoe.revealed
         assert where is not None
         if shoe.fixed:
@@ -363,7 +363,7 @@ class _Verifier:
 def verify(app: Any, table: str | None = None) -> Report:
     """Check the whole log (or, with ``table``, report only on that table's streams: the
     table, its rounds and shoes, and the wallets of players seated there)."""
-    verifier = _Verifier()
+    verifier = Verifier()
     mapper = app.mapper
     for notification in notifications(app):
         verifier.feed(notification, mapper)
