@@ -50,6 +50,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # One ledger application per process; it opens (and on SQLite creates) the store now,
     # so a bad store configuration fails at start, not on the first request.
     app.extensions["ledger"] = TwentyOneLedger(env=dict(env))
+    from api import read_models
+
+    read_models.init_app(app, app.extensions["ledger"], dict(env))
     app.register_blueprint(health_bp)
     api = Api(app)
     app.extensions["api"] = api

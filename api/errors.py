@@ -34,6 +34,7 @@ _HTTP_KINDS = {
     422: "validation-error",
     428: "precondition-required",
     500: "internal-error",
+    503: "projection-lag",
 }
 # Headers of a werkzeug error worth keeping (405's Allow, 401's WWW-Authenticate, …).
 _KEPT_HEADERS = ("Allow", "WWW-Authenticate", "Retry-After")
@@ -47,6 +48,11 @@ class ProblemSchema(Schema):
     status = fields.Integer(required=True)
     detail = fields.String()
     clause = fields.String(metadata={"description": "RULES.md clause that refused the command"})
+    lag = fields.Integer(
+        metadata={"description": "503 only: events the read models still have to fold"}
+    )
+    wanted = fields.Integer(metadata={"description": "503 only: the position asked for"})
+    reached = fields.Integer(metadata={"description": "503 only: the position reached"})
     errors = fields.Dict(
         keys=fields.String(),
         values=fields.Raw(),
@@ -134,6 +140,18 @@ def _is_bad_json(messages: Any) -> bool:
     return "Invalid JSON" in text
 
 
+def handle_projection_lag(error: Any) -> Response:
+    return problem(
+        503,
+        "Read models behind",
+        str(error),
+        wanted=error.wanted,
+        reached=error.reached,
+        lag=error.wanted - error.reached,
+        headers={"Retry-After": "1"},
+    )
+
+
 def handle_unexpected(error: Exception) -> Response:
     current_app.logger.exception("unexpected error while handling a request", exc_info=error)
     return problem(500, "Internal error", "the server failed; the error has been logged")
@@ -155,6 +173,9 @@ def init_app(app: Flask, api: Any) -> None:
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(ledger_errors.LedgerError, handle_ledger_error)
     app.register_error_handler(Exception, handle_unexpected)
+    from replay.projections import ProjectionLag
+
+    app.register_error_handler(ProjectionLag, handle_projection_lag)
     # Documented once so every view can refer to it as "Problem".
     if "Problem" not in api.spec.components.schemas:
         api.spec.components.schema("Problem", schema=ProblemSchema)

@@ -29,7 +29,7 @@ from replay.store import ledger
 # Commands other modules of replay/ contribute, each through ``register(subparsers)``; they are
 # registered only when the module exists. ``register`` adds its subparser(s) and sets
 # ``func=callable(args, env) -> int`` on them with ``parser.set_defaults``.
-OPTIONAL_COMMANDS = ("replay.export",)  # export, import
+OPTIONAL_COMMANDS = ("replay.export", "replay.projections.cli")  # export, import; project, …
 
 
 def _emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:

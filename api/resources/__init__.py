@@ -1,5 +1,5 @@
 """The resources of the API, one blueprint each; ``create_app`` registers ``BLUEPRINTS``."""
 
-from api.resources import events, players, rounds, tables
+from api.resources import accounts, events, players, rounds, tables
 
-BLUEPRINTS = [players.blp, tables.blp, rounds.blp, events.blp]
+BLUEPRINTS = [players.blp, tables.blp, rounds.blp, events.blp, accounts.blp]

@@ -6,17 +6,20 @@ from uuid import UUID
 
 from flask_smorest import Blueprint
 
+from api import read_models
 from api.auth import require
 from api.idempotency import idempotent
 from api.resources.common import command_id, created, is_player, ledger, permit, sees_everything
-from api.schemas.players import (
-    AmountSchema,
+from api.schemas.history import (
     BankrollSchema,
-    PlayerCreateSchema,
-    PlayerSchema,
+    MovementArgsSchema,
+    PlayerRoundArgsSchema,
+    PlayerRoundsSchema,
 )
+from api.schemas.players import AmountSchema, PlayerCreateSchema, PlayerSchema
 from ledger import accounts
-from ledger.domain.transfers import FundsTransferredBase
+from replay.projections import queries
+from replay.projections.queries import empty_account
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players and wallets")
 
@@ -74,48 +77,27 @@ def withdraw(body, player_id):
 
 @blp.route("/<uuid:player_id>/bankroll")
 @require("admin", "auditor", "player", "dealer")
+@blp.arguments(MovementArgsSchema, location="query")
 @blp.response(200, BankrollSchema)
-def bankroll(player_id):
-    """The wallet's balance, what is held in escrow of open rounds, and every transfer
-    touching it with the running balance (folded from the player's own stream)."""
+def bankroll(args, player_id):
+    """The wallet's balance, what it has staked in rounds still open, and its movements with
+    the running balance and cause, a page at a time (from the bankroll projection)."""
     _may_read(player_id)
-    app = ledger()
-    player = app.get_player(str(player_id))
-    wallet = accounts.player(player.id)
-    history, running, escrow = [], 0, {}
-    for event in app.events.get(player.id):
-        if not isinstance(event, FundsTransferredBase):
-            continue
-        change = (event.amount if event.to_account == wallet else 0) - (
-            event.amount if event.from_account == wallet else 0
-        )
-        running += change
-        for account, sign in ((event.to_account, 1), (event.from_account, -1)):
-            if account.startswith("escrow:"):
-                rid = account.removeprefix("escrow:")
-                escrow[rid] = escrow.get(rid, 0) + sign * event.amount
-        history.append(
-            {
-                "version": event.originator_version,
-                "timestamp": event.timestamp.isoformat(),
-                "from_account": event.from_account,
-                "to_account": event.to_account,
-                "amount": event.amount,
-                "change": change,
-                "balance": running,
-                "clause": event.clause,
-                "memo": event.memo,
-                "round_id": event.round_id,
-            }
-        )
-    # What went from the wallet into a round's escrow and has not come back, for rounds still
-    # open (an ended round's escrow is settled: what stayed there was lost or paid out).
-    held = sum(
-        amount for rid, amount in escrow.items() if amount > 0 and not app.get_round(rid).ended
-    )
-    return {
-        "player_id": str(player.id),
-        "balance": player.balance,
-        "held": held,
-        "history": history,
-    }
+    ledger().get_player(str(player_id))  # 404 for a player who does not exist
+    db, reached = read_models.views(args.get("position"))
+    wallet = accounts.player(player_id)
+    found = queries.account(db, wallet, args["after"], args["limit"]) or empty_account(wallet)
+    return {**found, "player_id": str(player_id), "projected_to": reached}
+
+
+@blp.route("/<uuid:player_id>/rounds")
+@require("admin", "auditor", "player", "dealer")
+@blp.arguments(PlayerRoundArgsSchema, location="query")
+@blp.response(200, PlayerRoundsSchema)
+def rounds(args, player_id):
+    """Every round the player played or banked, oldest first, with his stake and net."""
+    _may_read(player_id)
+    ledger().get_player(str(player_id))
+    db, reached = read_models.views(args.get("position"))
+    found = queries.player_rounds(db, str(player_id), args["after"], args["limit"])
+    return {"player_id": str(player_id), "rounds": found, "projected_to": reached}

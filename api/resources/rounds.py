@@ -8,11 +8,13 @@ from typing import Any
 from flask import g
 from flask_smorest import Blueprint
 
+from api import read_models
 from api.auth import require
 from api.idempotency import idempotent
 from api.resources.common import actor, command_id, is_admin, ledger, permit
 from api.resources.feed import round_events
 from api.schemas.events import EventSchema
+from api.schemas.history import ReadArgsSchema, TrailSchema
 from api.schemas.rounds import (
     DEALER_ACTIONS,
     DEALER_HAND_ACTIONS,
@@ -25,6 +27,7 @@ from api.schemas.rounds import (
 from api.visibility import HIDDEN, event_views, owns, round_view, sees_all
 from ledger import accounts
 from replay.audit import audit_round, summarize
+from replay.projections import queries
 
 blp = Blueprint("rounds", __name__, url_prefix="/v1/rounds", description="Rounds and actions")
 
@@ -169,3 +172,17 @@ def _masked_shoe(shoe: dict, masked: set[int]) -> dict:
         for c in check.get("cards", [])
     ]
     return {**shoe, "check": check}
+
+
+@blp.route("/<uuid:round_id>/trail")
+@require("admin", "auditor")
+@blp.arguments(ReadArgsSchema, location="query")
+@blp.response(200, TrailSchema)
+def trail(args, round_id):
+    """The round's audit trail as projected: every event of the round and every wallet
+    transfer made for it, in global order, with their hashes. Hidden cards included, so for
+    auditors and admins only."""
+    ledger().get_round(str(round_id))
+    db, reached = read_models.views(args.get("position"))
+    entries = queries.round_trail(db, str(round_id))
+    return {"round_id": str(round_id), "entries": entries, "projected_to": reached}

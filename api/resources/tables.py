@@ -6,9 +6,16 @@ from __future__ import annotations
 from flask import g
 from flask_smorest import Blueprint
 
+from api import read_models
 from api.auth import require
 from api.idempotency import idempotent
 from api.resources.common import actor, command_id, created, is_admin, is_player, ledger, permit
+from api.schemas.history import (
+    ReadArgsSchema,
+    RoundArgsSchema,
+    TableResultsSchema,
+    TableRoundsSchema,
+)
 from api.schemas.rounds import RoundStartSchema, RoundViewSchema
 from api.schemas.tables import (
     DealerChoiceSchema,
@@ -21,6 +28,7 @@ from api.schemas.tables import (
     TableSchema,
 )
 from api.visibility import round_view
+from replay.projections import queries
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Tables and seats")
 
@@ -171,3 +179,29 @@ def start_round(body, table_id):
     rid = made["round_id"]
     view = round_view(app.get_round(rid), g.key)
     return created(view, f"/v1/rounds/{rid}")
+
+
+@blp.route("/<uuid:table_id>/rounds", methods=["GET"])
+@require(*ANY_ROLE)
+@blp.arguments(RoundArgsSchema, location="query")
+@blp.response(200, TableRoundsSchema)
+def round_history(args, table_id):
+    """The table's rounds in order, each with its players' stakes and nets (from the history
+    projection; no cards, so every role may read it)."""
+    ledger().get_table(str(table_id))  # 404 for a table that does not exist
+    db, reached = read_models.views(args.get("position"))
+    found = queries.table_rounds(db, str(table_id), args["after"], args["limit"])
+    return {"table_id": str(table_id), "rounds": found, "projected_to": reached}
+
+
+@blp.route("/<uuid:table_id>/results")
+@require("admin", "auditor", "dealer")
+@blp.arguments(ReadArgsSchema, location="query")
+@blp.response(200, TableResultsSchema)
+def results(args, table_id):
+    """Rounds, naturals, busts, what punters staked and got back (return to player), the
+    banker's and the house's profit and loss, and the pool (from the history projection)."""
+    table = ledger().get_table(str(table_id))
+    db, reached = read_models.views(args.get("position"))
+    found = queries.table_results(db, str(table_id)) or queries.empty_results(table)
+    return {**found, "projected_to": reached}

@@ -1,0 +1,52 @@
+"""The read models behind the API's history endpoints, and read-your-writes.
+
+A write answers with the position of its last event. A read given ``?position=N`` answers
+only once every projection has reached N: in ``inline`` mode (the default) the request folds
+the missing events itself; in ``external`` mode it waits for ``python -m replay project``.
+Either way it waits at most ``LEDGER_PROJECTION_WAIT_MS`` and then answers 503 with the lag.
+Without a position an inline read first folds whatever is new (never waiting on another
+projector), so it is as fresh as the store.
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from typing import Any
+
+from flask import Flask, current_app
+
+from ledger.config import env_int, env_str
+
+MODES = ("inline", "external")
+
+
+def init_app(app: Flask, ledger: Any, env: dict[str, str]) -> None:
+    from replay.projections import open_projections
+
+    settings = {**env, **{k: str(v) for k, v in app.config.items() if k.startswith("LEDGER_")}}
+    source = {**os.environ, **settings}
+    mode = env_str("LEDGER_PROJECTIONS", "inline", source).strip().lower() or "inline"
+    if mode not in MODES:
+        raise ValueError(f"LEDGER_PROJECTIONS must be one of {', '.join(MODES)}; got {mode!r}")
+    wait_ms = env_int("LEDGER_PROJECTION_WAIT_MS", 2000, source)
+    if wait_ms < 0:
+        raise ValueError(f"LEDGER_PROJECTION_WAIT_MS must be 0 or more, got {wait_ms}")
+    app.config["LEDGER_PROJECTIONS"] = mode
+    app.config["LEDGER_PROJECTION_WAIT_MS"] = wait_ms
+    projections = open_projections(ledger, env)
+    app.extensions["projections"] = projections
+    # Close the read models' connection with the app, not at interpreter exit.
+    weakref.finalize(app, projections.close)
+
+
+def views(position: int | None) -> tuple[Any, int]:
+    """The read models' database once they have reached ``position``, and where they stand.
+    Raises ``ProjectionLag`` (a 503) when they do not get there in time."""
+    projections = current_app.extensions["projections"]
+    reached = projections.ensure(
+        position,
+        current_app.config["LEDGER_PROJECTION_WAIT_MS"] / 1000,
+        inline=current_app.config["LEDGER_PROJECTIONS"] == "inline",
+    )
+    return projections.views, reached

@@ -1,0 +1,169 @@
+"""Bankroll, round history and table results, as read from the projections."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+PROJECTED = {"description": "the position the read models had reached when answering"}
+
+
+class ReadArgsSchema(Schema):
+    position = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={
+            "description": "read-your-writes: answer only once the read models have reached "
+            "this position (the `position` a write returned); 503 if not in time"
+        },
+    )
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=1000))
+
+
+class MovementArgsSchema(ReadArgsSchema):
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0),
+        metadata={"description": "a movement's seq: the page starts after it"},
+    )
+
+
+class RoundArgsSchema(ReadArgsSchema):
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0),
+        metadata={"description": "a round number: the page starts after it"},
+    )
+
+
+class PlayerRoundArgsSchema(ReadArgsSchema):
+    after = fields.String(
+        load_default="",
+        validate=validate.Length(max=64),
+        metadata={"description": "a round's started_at: the page starts after it"},
+    )
+
+
+class MovementSchema(Schema):
+    seq = fields.Integer(required=True, metadata={"description": "1, 2, 3 … per account"})
+    position = fields.Integer(required=True)
+    time = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
+    stream = fields.String(required=True)
+    version = fields.Integer(required=True)
+    from_account = fields.String(required=True)
+    to_account = fields.String(required=True)
+    amount = fields.Integer(required=True)
+    change = fields.Integer(required=True, metadata={"description": "+ in, - out"})
+    balance = fields.Integer(required=True, metadata={"description": "running balance after"})
+    clause = fields.String(required=True)
+    memo = fields.String(required=True)
+    round_id = fields.String(required=True)
+
+
+class AccountSchema(Schema):
+    account = fields.String(required=True)
+    balance = fields.Integer(required=True)
+    held = fields.Integer(
+        required=True, metadata={"description": "staked into escrow of rounds still open"}
+    )
+    movements_total = fields.Integer(required=True)
+    movements = fields.List(fields.Nested(MovementSchema), required=True)
+    next = fields.Integer(
+        allow_none=True, metadata={"description": "pass as `after` for the next page"}
+    )
+    projected_to = fields.Integer(required=True, metadata=PROJECTED)
+
+
+class BankrollSchema(AccountSchema):
+    player_id = fields.String(required=True)
+
+
+class RoundPlayerSchema(Schema):
+    player_id = fields.String(required=True)
+    role = fields.String(required=True, metadata={"description": "banker or punter"})
+    hands = fields.Integer(required=True)
+    staked = fields.Integer(required=True)
+    net = fields.Integer(required=True, metadata={"description": "the wallet's change"})
+
+
+class RoundSummarySchema(Schema):
+    round_id = fields.String(required=True)
+    table_id = fields.String(required=True)
+    number = fields.Integer(required=True)
+    family = fields.String(required=True)
+    dealer = fields.String(required=True)
+    started_at = fields.String(required=True)
+    ended_at = fields.String(required=True, metadata={"description": "empty while open"})
+    status = fields.String(required=True)
+    hands = fields.Integer(required=True)
+    settled = fields.Integer(required=True)
+    passes_deal = fields.String(required=True)
+    position = fields.Integer(required=True, metadata={"description": "its newest event"})
+    players = fields.List(fields.Nested(RoundPlayerSchema), required=True)
+
+
+class TableRoundsSchema(Schema):
+    table_id = fields.String(required=True)
+    rounds = fields.List(fields.Nested(RoundSummarySchema), required=True)
+    projected_to = fields.Integer(required=True, metadata=PROJECTED)
+
+
+class PlayerRoundSchema(Schema):
+    round_id = fields.String(required=True)
+    table_id = fields.String(required=True)
+    number = fields.Integer(required=True)
+    family = fields.String(required=True)
+    status = fields.String(required=True)
+    started_at = fields.String(required=True)
+    ended_at = fields.String(required=True)
+    role = fields.String(required=True)
+    hands = fields.Integer(required=True)
+    staked = fields.Integer(required=True)
+    net = fields.Integer(required=True)
+
+
+class PlayerRoundsSchema(Schema):
+    player_id = fields.String(required=True)
+    rounds = fields.List(fields.Nested(PlayerRoundSchema), required=True)
+    projected_to = fields.Integer(required=True, metadata=PROJECTED)
+
+
+class TableResultsSchema(Schema):
+    table_id = fields.String(required=True)
+    name = fields.String(required=True)
+    family = fields.String(required=True)
+    opened_at = fields.String(required=True)
+    closed_at = fields.String(required=True)
+    rounds = fields.Integer(required=True)
+    naturals = fields.Integer(required=True)
+    busts = fields.Integer(required=True)
+    staked = fields.Integer(required=True, metadata={"description": "by punters"})
+    punters_net = fields.Integer(required=True)
+    returned = fields.Integer(required=True, metadata={"description": "staked + punters' net"})
+    return_to_player = fields.String(
+        allow_none=True, metadata={"description": "returned / staked, four places"}
+    )
+    banker_net = fields.Integer(required=True, metadata={"description": "private families"})
+    house_net = fields.Integer(required=True, metadata={"description": "casino"})
+    pool_balance = fields.Integer(required=True, metadata={"description": "VU-27/28"})
+    projected_to = fields.Integer(required=True, metadata=PROJECTED)
+
+
+class TrailEntrySchema(Schema):
+    position = fields.Integer(required=True)
+    stream = fields.String(required=True)
+    version = fields.Integer(required=True)
+    time = fields.String(required=True)
+    type = fields.String(required=True)
+    actor = fields.String(required=True)
+    hand = fields.String(required=True)
+    card = fields.String(required=True)
+    amount = fields.Integer(allow_none=True)
+    clauses = fields.String(required=True)
+    data = fields.Dict(required=True)
+    prev_hash = fields.String(required=True)
+    hash = fields.String(required=True)
+
+
+class TrailSchema(Schema):
+    round_id = fields.String(required=True)
+    entries = fields.List(fields.Nested(TrailEntrySchema), required=True)
+    projected_to = fields.Integer(required=True, metadata=PROJECTED)

@@ -1,0 +1,28 @@
+"""Read models of the ledger, kept in the events' own database and always rebuildable.
+
+- ``bankroll``: every account's balance, stakes held in open rounds, and movements.
+- ``history``: rounds per table and per player, hands, and each table's results.
+- ``audit_trail``: every event and wallet transfer of each round, in order.
+
+``open_projections(app, env)`` gives the :class:`Projections` of a ledger application;
+``python -m replay project`` keeps them current from another process and
+``python -m replay rebuild`` builds them again from the first event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from replay.projections.database import ProjectionBusy, open_views
+from replay.projections.runner import ProjectionLag, Projections
+
+__all__ = ["ProjectionBusy", "ProjectionLag", "Projections", "open_projections"]
+
+
+def open_projections(app: Any, env: Mapping[str, str], batch: int | None = None) -> Projections:
+    """The projections of ``app``, whose eventsourcing environment is ``env``."""
+    views = open_views(env)
+    if batch is None:
+        return Projections(app, views)
+    return Projections(app, views, batch=batch)

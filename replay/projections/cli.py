@@ -1,0 +1,167 @@
+"""``python -m replay project | rebuild | projections``: run, rebuild and inspect the read models.
+
+    python -m replay project [--once] [--poll SECONDS]   keep them current (a worker process)
+    python -m replay rebuild [--only NAME ...] [--json]  from the first event, with progress
+    python -m replay projections [--json]                where each one stands
+
+Rebuilding empties the chosen projections and folds the whole log again, batch by batch; a
+running API or worker keeps serving meanwhile and simply sees the rows fill up again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+from replay.projections import ProjectionBusy, open_projections
+from replay.store import ledger
+
+
+@contextmanager
+def progress_bar(label: str, stream: TextIO) -> Iterator[Callable[[int, int, int], None] | None]:
+    """A rich bar (position of head, events/s) on ``stream`` when it is a terminal."""
+    if not stream.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    started = time.perf_counter()
+    columns = (
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]:>9,.0f} events/s"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(file=stream), transient=True) as bar:
+        task = bar.add_task(label, total=None, rate=0.0)
+
+        def update(position: int, head: int, folded: int) -> None:
+            rate = folded / max(time.perf_counter() - started, 1e-9)
+            bar.update(task, completed=position, total=head, rate=rate)
+
+        yield update
+
+
+def _summary(proj: Any, folded_from: int, seconds: float) -> dict[str, Any]:
+    position = proj.position()
+    events = position - folded_from
+    return {
+        "projections": proj.positions(),
+        "position": position,
+        "head": proj.head(),
+        "events": events,
+        "seconds": round(seconds, 3),
+        "events_per_second": round(events / seconds) if seconds > 0 else None,
+    }
+
+
+def cmd_rebuild(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
+    with ledger(env) as app:
+        proj = open_projections(app, app.env if env is None else env)
+        try:
+            started = time.perf_counter()
+            try:
+                chosen = proj.reset(args.only)
+            except ValueError as error:
+                print(f"python -m replay rebuild: {error}", file=sys.stderr)
+                return 2
+            with progress_bar("rebuilding", sys.stderr) as progress:
+                proj.catch_up(progress=progress)
+            out = {**_summary(proj, 0, time.perf_counter() - started), "rebuilt": chosen}
+        finally:
+            proj.close()
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+    else:
+        print(
+            f"rebuilt {', '.join(chosen)}: {out['events']} events to position "
+            f"{out['position']} in {out['seconds']} s ({out['events_per_second']} events/s)"
+        )
+    return 0
+
+
+def cmd_project(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
+    stop = {"now": False}
+
+    def finish(*_: Any) -> None:
+        stop["now"] = True
+
+    signal.signal(signal.SIGTERM, finish)
+    with ledger(env) as app:
+        proj = open_projections(app, app.env if env is None else env)
+        try:
+            while True:
+                before, started = proj.position(), time.perf_counter()
+                try:
+                    with progress_bar("projecting", sys.stderr) as progress:
+                        proj.catch_up(progress=progress)
+                except ProjectionBusy:
+                    pass  # another projector is folding this batch; ours resumes after it
+                after = proj.position()
+                if after > before:
+                    seconds = time.perf_counter() - started
+                    line = _summary(proj, before, seconds)
+                    print(json.dumps(line, sort_keys=True), flush=True)
+                if args.once or stop["now"]:
+                    return 0
+                time.sleep(args.poll)
+        except KeyboardInterrupt:
+            return 0
+        finally:
+            proj.close()
+
+
+def cmd_status(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
+    with ledger(env) as app:
+        proj = open_projections(app, app.env if env is None else env)
+        try:
+            positions, head = proj.positions(), proj.head()
+        finally:
+            proj.close()
+    out = {"head": head, "projections": {n: {"position": p, "lag": head - p}
+                                         for n, p in positions.items()}}  # fmt: skip
+    if args.json:
+        print(json.dumps(out, sort_keys=True))
+    else:
+        for name, where in out["projections"].items():
+            print(f"{name:12} position {where['position']:>10}  lag {where['lag']}")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "project",
+        help="keep the read models current (run as a worker process)",
+        description="Fold new events into the read models, polling the notification log; "
+        "several workers (and API processes) may run at once.",
+    )
+    p.add_argument("--once", action="store_true", help="catch up to the head, then exit")
+    p.add_argument("--poll", type=float, default=0.2, metavar="SECONDS", help="default 0.2")
+    p.set_defaults(func=cmd_project)
+
+    p = subparsers.add_parser(
+        "rebuild",
+        help="rebuild the read models from the first event, with progress",
+        description="Empty the chosen projections and fold every event again.",
+    )
+    p.add_argument("--only", nargs="+", metavar="NAME", help="bankroll, history, audit_trail")
+    p.add_argument("--json", action="store_true", help="the summary as one JSON document")
+    p.set_defaults(func=cmd_rebuild)
+
+    p = subparsers.add_parser("projections", help="where each read model stands")
+    p.add_argument("--json", action="store_true", help="one JSON document")
+    p.set_defaults(func=cmd_status)

@@ -1,0 +1,259 @@
+"""Round history (per table, per player, per hand) and each table's results.
+
+- ``view_rounds``: one row per round: table, number, family, dealer, times, status.
+- ``view_round_hands``: each hand's player, stake, natural or bust, outcome, net and clauses.
+- ``view_round_players``: each player's part in a round: banker or punter, hands, staked, and
+  the net change of his wallet from the round's transfers (so side bets and bank cover count).
+- ``view_tables``: rounds, naturals, busts; what punters staked and won or lost (return to
+  player = (staked + punters' net) / staked); the banker's and the house's profit and loss;
+  the pool's balance (VU-27/28).
+
+The table results are folded from the same events as the rounds, in the same projector, so
+the two never disagree about which rounds they have seen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ledger.domain.round import DEALER, DEALER_SECOND
+from replay.projections.projector import Handler, Projector
+from replay.projections.rows import Rows
+
+HOUSE = "house"
+DEALER_HANDS = (DEALER, DEALER_SECOND)
+ROUND_COLUMNS = (
+    "table_id", "number", "family", "dealer", "started_at", "ended_at", "status", "hands",
+    "settled", "passes_deal", "position",
+)  # fmt: skip
+HAND_COLUMNS = ("player_id", "seat", "stake", "is_natural", "is_bust", "outcome", "net", "clauses")
+PLAYER_COLUMNS = ("table_id", "number", "started_at", "role", "hands", "staked", "net")
+TABLE_COLUMNS = (
+    "name", "family", "opened_at", "closed_at", "rounds", "naturals", "busts", "staked",
+    "punters_net", "banker_net", "house_net", "pool_balance",
+)  # fmt: skip
+R_TABLE, R_NUMBER, R_DEALER, R_ENDED_AT, R_STATUS, R_HANDS, R_SETTLED, R_PASSES, R_POS = (
+    0, 1, 3, 5, 6, 7, 8, 9, 10,
+)  # fmt: skip
+H_PLAYER, H_STAKE, H_NATURAL, H_BUST, H_OUTCOME, H_NET, H_CLAUSES = 0, 2, 3, 4, 5, 6, 7
+P_HANDS, P_STAKED, P_NET = 4, 5, 6
+T_CLOSED, T_ROUNDS, T_NATURALS, T_BUSTS, T_STAKED, T_PUNTERS, T_BANKER, T_HOUSE, T_POOL = (
+    3, 4, 5, 6, 7, 8, 9, 10, 11,
+)  # fmt: skip
+
+
+def _columns(names: tuple[str, ...], types: dict[str, str]) -> str:
+    return ", ".join(f"{n} {types.get(n, 'BIGINT')} NOT NULL" for n in names)
+
+
+_TEXT = dict.fromkeys(
+    ("table_id", "family", "dealer", "started_at", "ended_at", "status", "passes_deal",
+     "player_id", "outcome", "clauses", "role", "name", "opened_at", "closed_at"),
+    "TEXT",
+)  # fmt: skip
+
+
+class History(Projector):
+    name = "history"
+    ddl = (
+        "CREATE TABLE IF NOT EXISTS view_rounds (round_id TEXT PRIMARY KEY, "
+        + _columns(ROUND_COLUMNS, _TEXT)
+        + ")",
+        "CREATE INDEX IF NOT EXISTS view_rounds_by_table ON view_rounds (table_id, number)",
+        "CREATE TABLE IF NOT EXISTS view_round_hands (round_id TEXT NOT NULL, hand TEXT NOT NULL, "
+        + _columns(HAND_COLUMNS, _TEXT)
+        + ", PRIMARY KEY (round_id, hand))",
+        "CREATE TABLE IF NOT EXISTS view_round_players (round_id TEXT NOT NULL,"
+        " player_id TEXT NOT NULL, "
+        + _columns(PLAYER_COLUMNS, _TEXT)
+        + ", PRIMARY KEY (round_id, player_id))",
+        "CREATE INDEX IF NOT EXISTS view_round_players_by_player"
+        " ON view_round_players (player_id, started_at)",
+        "CREATE TABLE IF NOT EXISTS view_tables (table_id TEXT PRIMARY KEY, "
+        + _columns(TABLE_COLUMNS, _TEXT)
+        + ")",
+    )
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rounds = self.owned(Rows("view_rounds", ("round_id",), ROUND_COLUMNS, _new_round))
+        self.hands = self.owned(
+            Rows("view_round_hands", ("round_id", "hand"), HAND_COLUMNS, _new_hand)
+        )
+        self.players = self.owned(
+            Rows("view_round_players", ("round_id", "player_id"), PLAYER_COLUMNS, _new_player)
+        )
+        self.tables_ = self.owned(Rows("view_tables", ("table_id",), TABLE_COLUMNS, _new_table))
+
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            "Table.Opened": self.table_opened,
+            "Table.Closed": self.table_closed,
+            "Round.Started": self.started,
+            "Round.HandOpened": self.hand_opened,
+            "Round.HandSplit": self.hand_split,
+            "Round.StakePlaced": self.staked,
+            "Round.StakeRaised": self.staked,
+            "Round.NaturalDeclared": self.natural,
+            "Round.HandOverdrawn": self.bust,
+            "Round.HandSettled": self.settled,
+            "Round.Ended": self.ended,
+            "Player.FundsTransferred": self.transferred,
+            "Round.FundsTransferred": self.transferred,
+        }
+
+    # -- bulk reads ------------------------------------------------------------------------
+
+    def prefetch(self, batch: list[tuple[Any, Any]]) -> None:
+        rounds, hands, tables = set(), set(), set()
+        for event, n in batch:
+            name = type(event).__qualname__
+            if name.startswith("Round."):
+                rid = str(n.originator_id)
+                rounds.add(rid)
+                hand = getattr(event, "hand", None)
+                if hand is not None and hand not in DEALER_HANDS:
+                    hands.add((rid, hand))
+                if name == "Round.Started":
+                    tables.add(str(event.table_id))
+            elif name.startswith("Table."):
+                tables.add(str(n.originator_id))
+            if hasattr(event, "from_account"):
+                if event.round_id:
+                    rounds.add(event.round_id)
+                for account in (event.from_account, event.to_account):
+                    kind, _, owner = account.partition(":")
+                    if kind in ("pool", "house"):
+                        tables.add(owner)
+        self.rounds.prefetch(self.db, rounds)
+        self.hands.prefetch(self.db, hands)
+        tables.update(self.rounds.cache[r][R_TABLE] for r in rounds if self.rounds.cache[r][0])
+        self.tables_.prefetch(self.db, tables)
+
+    # -- tables ----------------------------------------------------------------------------
+
+    def _table(self, table_id: str) -> list[Any]:
+        self.tables_.touch(table_id)
+        return self.tables_.get(self.db, table_id)
+
+    def table_opened(self, event: Any, n: Any) -> None:
+        row = self._table(str(n.originator_id))
+        row[0], row[1], row[2] = event.name, event.rules["family"], event.timestamp.isoformat()
+
+    def table_closed(self, event: Any, n: Any) -> None:
+        self._table(str(n.originator_id))[T_CLOSED] = event.timestamp.isoformat()
+
+    # -- rounds and hands ------------------------------------------------------------------
+
+    def _round(self, n: Any) -> tuple[str, list[Any]]:
+        rid = str(n.originator_id)
+        self.rounds.touch(rid)
+        row = self.rounds.get(self.db, rid)
+        row[R_POS] = n.id
+        return rid, row
+
+    def _player(self, rid: str, rnd: list[Any], player: str, role: str) -> list[Any]:
+        key = (rid, player)
+        row = self.players.get(self.db, key)
+        if not row[0]:
+            row[:4] = [rnd[R_TABLE], rnd[R_NUMBER], rnd[4], role]
+        self.players.touch(key)
+        return row
+
+    def started(self, event: Any, n: Any) -> None:
+        rid, row = self._round(n)
+        table_id = str(event.table_id)
+        when = event.timestamp.isoformat()
+        row[:7] = [table_id, event.number, event.rules["family"], event.dealer, when, "", "open"]
+        self._table(table_id)[T_ROUNDS] += 1
+        if event.dealer != HOUSE:
+            self._player(rid, row, event.dealer, "banker")
+
+    def _open_hand(self, rid: str, rnd: list[Any], hand: str, player: str, seat: int) -> None:
+        key = (rid, hand)
+        row = self.hands.get(self.db, key)
+        row[0], row[1] = player, seat
+        self.hands.touch(key)
+        rnd[R_HANDS] += 1
+        self._player(rid, rnd, player, "punter")[P_HANDS] += 1
+
+    def hand_opened(self, event: Any, n: Any) -> None:
+        rid, rnd = self._round(n)
+        self._open_hand(rid, rnd, event.hand, event.player, event.seat)
+
+    def hand_split(self, event: Any, n: Any) -> None:
+        rid, rnd = self._round(n)
+        first = self.hands.get(self.db, (rid, event.hand))
+        self._open_hand(rid, rnd, event.new_hand, first[H_PLAYER], first[1])
+
+    def _hand(self, rid: str, hand: str) -> list[Any]:
+        key = (rid, hand)
+        self.hands.touch(key)
+        return self.hands.get(self.db, key)
+
+    def staked(self, event: Any, n: Any) -> None:
+        rid, rnd = self._round(n)
+        hand = self._hand(rid, event.hand)
+        hand[H_STAKE] += event.amount
+        self._player(rid, rnd, hand[H_PLAYER], "punter")[P_STAKED] += event.amount
+        if hand[H_PLAYER] != rnd[R_DEALER]:
+            self._table(rnd[R_TABLE])[T_STAKED] += event.amount
+
+    def natural(self, event: Any, n: Any) -> None:
+        rid, rnd = self._round(n)
+        if event.hand not in DEALER_HANDS:
+            self._hand(rid, event.hand)[H_NATURAL] = 1
+        self._table(rnd[R_TABLE])[T_NATURALS] += 1
+
+    def bust(self, event: Any, n: Any) -> None:
+        rid, rnd = self._round(n)
+        if event.hand not in DEALER_HANDS:
+            self._hand(rid, event.hand)[H_BUST] = 1
+        self._table(rnd[R_TABLE])[T_BUSTS] += 1
+
+    def settled(self, event: Any, n: Any) -> None:
+        rid, rnd = self._round(n)
+        hand = self._hand(rid, event.hand)
+        hand[H_OUTCOME], hand[H_NET] = event.outcome, event.amount
+        hand[H_CLAUSES] = " ".join(event.clauses)
+        rnd[R_SETTLED] += 1
+
+    def ended(self, event: Any, n: Any) -> None:
+        _, rnd = self._round(n)
+        rnd[R_ENDED_AT], rnd[R_STATUS] = event.timestamp.isoformat(), "ended"
+        rnd[R_PASSES] = event.clause if event.passes_deal else ""
+
+    # -- money -----------------------------------------------------------------------------
+
+    def transferred(self, event: Any, n: Any) -> None:
+        rnd = self.rounds.get(self.db, event.round_id) if event.round_id else None
+        for account, change in (
+            (event.from_account, -event.amount),
+            (event.to_account, event.amount),
+        ):
+            kind, _, owner = account.partition(":")
+            if kind == "pool":
+                self._table(owner)[T_POOL] += change
+            elif kind == "house":
+                self._table(owner)[T_HOUSE] += change
+            elif kind == "player" and rnd is not None and rnd[R_TABLE]:
+                role = "banker" if owner == rnd[R_DEALER] else "punter"
+                self._player(event.round_id, rnd, owner, role)[P_NET] += change
+                self._table(rnd[R_TABLE])[T_BANKER if role == "banker" else T_PUNTERS] += change
+        # fmt: skip
+
+
+def _new_round(_: Any) -> list[Any]:
+    return ["", 0, "", "", "", "", "", 0, 0, "", 0]
+
+
+def _new_hand(_: Any) -> list[Any]:
+    return ["", 0, 0, 0, 0, "", 0, ""]
+
+
+def _new_player(_: Any) -> list[Any]:
+    return ["", 0, "", "", 0, 0, 0]
+
+
+def _new_table(_: Any) -> list[Any]:
+    return ["", "", "", "", 0, 0, 0, 0, 0, 0, 0, 0]

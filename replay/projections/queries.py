@@ -1,0 +1,147 @@
+"""Reading the read models: JSON-ready answers for the API and the CLI.
+
+Every function takes the views' database and returns plain dicts; none folds events.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import orjson
+
+from replay.projections.history import HAND_COLUMNS, PLAYER_COLUMNS, ROUND_COLUMNS, TABLE_COLUMNS
+
+MOVEMENT_COLUMNS = (
+    "seq", "position", "time", "stream", "version", "from_account", "to_account", "amount",
+    "change", "balance", "clause", "memo", "round_id",
+)  # fmt: skip
+TRAIL_COLUMNS = (
+    "position", "stream", "version", "time", "type", "actor", "hand", "card", "amount",
+    "clauses", "data", "prev_hash", "hash",
+)  # fmt: skip
+
+
+def _dicts(columns: tuple[str, ...], rows: list[tuple]) -> list[dict[str, Any]]:
+    return [dict(zip(columns, row, strict=True)) for row in rows]
+
+
+def account(db: Any, name: str, after: int = 0, limit: int = 100) -> dict[str, Any] | None:
+    """An account's balance, its stakes held in open rounds, and a page of its movements
+    (``after`` a movement's ``seq``); None when no transfer ever touched it."""
+    found = db.read("SELECT balance, movements FROM view_accounts WHERE account = ?", (name,))
+    if not found:
+        return None
+    balance, count = found[0]
+    held = db.read(
+        "SELECT COALESCE(SUM(amount), 0) FROM view_holds WHERE account = ? AND amount > 0",
+        (name,),
+    )[0][0]
+    rows = db.read(
+        f"SELECT {', '.join(MOVEMENT_COLUMNS)} FROM view_movements"
+        " WHERE account = ? AND seq > ? ORDER BY seq LIMIT ?",
+        (name, after, limit),
+    )
+    movements = _dicts(MOVEMENT_COLUMNS, rows)
+    last = movements[-1]["seq"] if movements else after
+    return {
+        "account": name,
+        "balance": int(balance),
+        "held": int(held),
+        "movements_total": int(count),
+        "movements": movements,
+        "next": last if last < count else None,
+    }
+
+
+def empty_account(name: str) -> dict[str, Any]:
+    """An account no transfer has touched yet (a new wallet): zero, nothing held."""
+    return {"account": name, "balance": 0, "held": 0, "movements_total": 0, "movements": [],
+            "next": None}  # fmt: skip
+
+
+def player_rounds(db: Any, player_id: str, after: str = "", limit: int = 50) -> list[dict]:
+    """The rounds a player played or banked, oldest first (``after`` a round's start time)."""
+    columns = ("round_id", "player_id") + PLAYER_COLUMNS
+    rows = db.read(
+        f"SELECT p.{', p.'.join(columns)}, r.family, r.status, r.ended_at"
+        " FROM view_round_players p JOIN view_rounds r ON r.round_id = p.round_id"
+        " WHERE p.player_id = ? AND p.started_at > ? ORDER BY p.started_at, p.round_id LIMIT ?",
+        (player_id, after, limit),
+    )
+    return _dicts(columns + ("family", "status", "ended_at"), rows)
+
+
+def table_rounds(db: Any, table_id: str, after: int = 0, limit: int = 50) -> list[dict]:
+    """A table's rounds in order (``after`` a round number), each with its players."""
+    rows = db.read(
+        f"SELECT round_id, {', '.join(ROUND_COLUMNS)} FROM view_rounds"
+        " WHERE table_id = ? AND number > ? ORDER BY number LIMIT ?",
+        (table_id, after, limit),
+    )
+    rounds = _dicts(("round_id",) + ROUND_COLUMNS, rows)
+    if not rounds:
+        return rounds
+    marks = ", ".join("?" * len(rounds))
+    ids = [r["round_id"] for r in rounds]
+    players: dict[str, list[dict]] = {rid: [] for rid in ids}
+    for row in db.read(
+        f"SELECT round_id, player_id, role, hands, staked, net FROM view_round_players"
+        f" WHERE round_id IN ({marks}) ORDER BY round_id, player_id",
+        ids,
+    ):
+        players[row[0]].append(dict(zip(("player_id", "role", "hands", "staked", "net"), row[1:])))
+    for rnd in rounds:
+        rnd["players"] = players[rnd["round_id"]]
+    return rounds
+
+
+def round_hands(db: Any, round_id: str) -> list[dict]:
+    rows = db.read(
+        f"SELECT hand, {', '.join(HAND_COLUMNS)} FROM view_round_hands WHERE round_id = ?"
+        " ORDER BY hand",
+        (round_id,),
+    )
+    return _dicts(("hand",) + HAND_COLUMNS, rows)
+
+
+def table_results(db: Any, table_id: str) -> dict[str, Any] | None:
+    rows = db.read(
+        f"SELECT {', '.join(TABLE_COLUMNS)} FROM view_tables WHERE table_id = ?", (table_id,)
+    )
+    if not rows:
+        return None
+    result: dict[str, Any] = {"table_id": table_id, **dict(zip(TABLE_COLUMNS, rows[0]))}
+    staked = result["staked"]
+    returned = staked + result["punters_net"]
+    result["returned"] = returned
+    result["return_to_player"] = None if staked == 0 else ratio(returned, staked)
+    return result
+
+
+def ratio(numerator: int, denominator: int, places: int = 4) -> str:
+    """``numerator / denominator`` as a decimal string, rounded half up, without floats."""
+    scaled = Fraction(numerator * 10**places, denominator)
+    units = int(scaled + Fraction(1, 2)) if scaled >= 0 else -int(-scaled + Fraction(1, 2))
+    sign = "-" if units < 0 else ""
+    whole, part = divmod(abs(units), 10**places)
+    return f"{sign}{whole}.{part:0{places}d}"
+
+
+def empty_results(table: Any) -> dict[str, Any]:
+    """A table the projection has not seen yet (read without a position, mid-fold)."""
+    zeros = dict.fromkeys(TABLE_COLUMNS, 0)
+    return {**zeros, "table_id": str(table.id), "name": table.name, "family": table.family,
+            "opened_at": "", "closed_at": "", "returned": 0, "return_to_player": None}  # fmt: skip
+
+
+def round_trail(db: Any, round_id: str) -> list[dict]:
+    rows = db.read(
+        f"SELECT {', '.join(TRAIL_COLUMNS)} FROM view_audit_trail WHERE round_id = ?"
+        " ORDER BY position",
+        (round_id,),
+    )
+    entries = _dicts(TRAIL_COLUMNS, rows)
+    for entry in entries:
+        entry["data"] = orjson.loads(entry["data"])
+    return entries

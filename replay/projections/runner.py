@@ -1,0 +1,239 @@
+"""Running the projectors: pull the notification log, fold each batch, commit the rows and the
+position read together.
+
+Exactly once: a batch's rows and each projector's new position (``view_tracking``) commit in
+one transaction, taken under the projections' lock, so a crash loses the whole batch or none
+of it, and the next run (in this process or another) starts where the last commit left off.
+
+No event is skipped: the batch stops at the log's head as read before the batch, and every
+event at or below that head is already committed (SQLite has one writer at a time; the
+PostgreSQL recorder allocates positions under ``LOCK TABLE … EXCLUSIVE``, so a position is
+never visible before every lower one is). The projectors' row caches are trusted only while
+the positions in ``view_tracking`` are the ones this process last committed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from replay.projections.audit_trail import AuditTrail
+from replay.projections.bankroll import Bankroll
+from replay.projections.database import ProjectionBusy, ViewDatabase
+from replay.projections.history import History
+from replay.projections.projector import Handler, Projector, event_name
+
+BATCH = 1000
+Progress = Callable[[int, int, int], None]  # (position, head, events folded so far)
+
+
+def default_projectors() -> list[Projector]:
+    return [Bankroll(), History(), AuditTrail()]
+
+
+class ProjectionLag(Exception):
+    """A read asked for a position the projections have not reached in the time allowed."""
+
+    def __init__(self, wanted: int, reached: int, waited: float) -> None:
+        self.wanted, self.reached, self.waited = wanted, reached, waited
+        super().__init__(
+            f"the read models have reached position {reached}, not the requested {wanted} "
+            f"(lag {wanted - reached} events) after waiting {waited:.1f} s; retry shortly"
+        )
+
+
+class Projections:
+    """The read models of one ledger application, kept in ``views``."""
+
+    def __init__(
+        self,
+        app: Any,
+        views: ViewDatabase,
+        projectors: Sequence[Projector] | None = None,
+        batch: int = BATCH,
+    ) -> None:
+        self.app = app
+        self.views = views
+        self.projectors = list(projectors) if projectors is not None else default_projectors()
+        self.batch = batch
+        self._routes: dict[str, list[tuple[str, Handler]]] = {}
+        for projector in self.projectors:
+            projector.db = views
+            for name, handler in projector.handlers().items():
+                self._routes.setdefault(name, []).append((projector.name, handler))
+        self._committed: dict[str, int] | None = None
+        self._ready = False
+
+    def _create_tables(self) -> None:
+        """Create the tables on first use (so merely building the API opens no connection)."""
+        if self._ready:
+            return
+        statements = ["CREATE TABLE IF NOT EXISTS view_tracking (name TEXT PRIMARY KEY,"
+                      " position BIGINT NOT NULL)"]  # fmt: skip
+        for projector in self.projectors:
+            statements += projector.ddl
+        views = self.views
+        with views._lock:
+            if views.kind == "postgres":
+                # Two processes creating the same table at once would collide on its type.
+                views.execute("SELECT pg_advisory_xact_lock(217021)")
+            for statement in statements:
+                views.execute(statement)
+            views.executemany(
+                "INSERT INTO view_tracking (name, position) VALUES (?, 0)"
+                " ON CONFLICT (name) DO NOTHING",
+                [(p.name,) for p in self.projectors],
+            )
+            views._conn().commit()
+        self._ready = True
+
+    # -- where the projections stand -------------------------------------------------------
+
+    def positions(self) -> dict[str, int]:
+        self._create_tables()
+        rows = self.views.read("SELECT name, position FROM view_tracking")
+        names = {p.name for p in self.projectors}
+        return {name: int(pos) for name, pos in rows if name in names}
+
+    def position(self) -> int:
+        """The position every projection has reached (the lowest of them)."""
+        return min(self.positions().values())
+
+    def head(self) -> int:
+        return self.app.recorder.max_notification_id() or 0
+
+    # -- folding ---------------------------------------------------------------------------
+
+    def catch_up(
+        self,
+        until: int | None = None,
+        *,
+        lock_timeout: float = 5.0,
+        progress: Progress | None = None,
+    ) -> int:
+        """Fold every event up to ``until`` (default: the head now); return the position all
+        projections have reached. Raises :class:`ProjectionBusy` if another projector holds
+        the lock longer than ``lock_timeout``."""
+        self._create_tables()
+        head = self.head()
+        target = head if until is None else min(until, head)
+        folded = 0
+        while True:
+            reached, count = self._one_batch(target, lock_timeout)
+            folded += count
+            if progress is not None:
+                progress(reached, target, folded)
+            if reached >= target:
+                return reached
+
+    def _one_batch(self, target: int, lock_timeout: float) -> tuple[int, int]:
+        try:
+            with self.views.transaction(lock_timeout) as db:
+                rows = db.execute("SELECT name, position FROM view_tracking")
+                ours = set(self.names())
+                positions = {name: int(pos) for name, pos in rows if name in ours}
+                if positions != self._committed:
+                    for projector in self.projectors:
+                        projector.clear()
+                start = min(positions[p.name] for p in self.projectors)
+                if start >= target:
+                    self._committed = positions
+                    return start, 0
+                page = self.app.recorder.select_notifications(
+                    start=start + 1, limit=self.batch, stop=target
+                )
+                end = page[-1].id if len(page) == self.batch else target
+                count = self._fold(page, positions)
+                for projector in self.projectors:
+                    projector.flush()
+                moved = {name: max(pos, end) for name, pos in positions.items()}
+                db.executemany(
+                    "UPDATE view_tracking SET position = ? WHERE name = ?",
+                    [(moved[p.name], p.name) for p in self.projectors],
+                )
+        except BaseException:
+            self._committed = None
+            raise
+        self._committed = moved
+        return end, count
+
+    def _fold(self, page: Sequence[Any], positions: dict[str, int]) -> int:
+        to_event = self.app.mapper.to_domain_event
+        routes = self._routes
+        lagging = min(positions.values()) != max(positions.values())
+        batch: list[tuple[Any, Any, list[tuple[str, Handler]]]] = []
+        for n in page:
+            route = routes.get(event_name(n.topic))
+            if route is None:
+                continue
+            if lagging:  # after a rebuild of some projections only: the others skip ahead
+                route = [(name, h) for name, h in route if positions[name] < n.id]
+            if route:
+                batch.append((to_event(n), n, route))
+        pairs = [(event, n) for event, n, _ in batch]
+        for projector in self.projectors:
+            projector.prefetch(pairs)
+        for event, n, route in batch:
+            for _, handler in route:
+                handler(event, n)
+        return len(batch)
+
+    # -- reads that must see a write -------------------------------------------------------
+
+    def ensure(self, position: int | None, timeout: float, *, inline: bool = True) -> int:
+        """Return once every projection has reached ``position`` (when given), folding the
+        missing events here when ``inline``; otherwise wait for the projector worker. After
+        ``timeout`` seconds, :class:`ProjectionLag`. Without a position an inline read folds
+        what it can right away and never waits on another projector."""
+        if position is None:
+            if inline:
+                try:
+                    return self.catch_up(lock_timeout=0.05)
+                except ProjectionBusy:
+                    pass
+            return self.position()
+        started = time.monotonic()
+        while True:
+            reached = self.position()
+            if reached >= position:
+                return reached
+            left = timeout - (time.monotonic() - started)
+            if inline and left > 0:
+                with contextlib.suppress(ProjectionBusy):
+                    reached = self.catch_up(until=position, lock_timeout=max(0.05, left))
+                if reached >= position:
+                    return reached
+            if left <= 0:
+                raise ProjectionLag(position, reached, time.monotonic() - started)
+            time.sleep(min(0.02, left))
+
+    # -- from scratch ----------------------------------------------------------------------
+
+    def names(self) -> list[str]:
+        return [p.name for p in self.projectors]
+
+    def reset(self, names: Iterable[str] | None = None) -> list[str]:
+        """Empty the chosen projections' tables and set them back to position 0."""
+        self._create_tables()
+        chosen = self.names() if names is None else list(names)
+        unknown = sorted(set(chosen) - set(self.names()))
+        if unknown:
+            raise ValueError(f"unknown projection(s) {', '.join(unknown)}; have {self.names()}")
+        with self.views.transaction() as db:
+            for projector in self.projectors:
+                if projector.name in chosen:
+                    for table in projector.tables:
+                        db.execute(f"DELETE FROM {table}")
+                    db.execute("UPDATE view_tracking SET position = 0 WHERE name = ?",
+                               (projector.name,))  # fmt: skip
+        self._committed = None
+        return chosen
+
+    def rebuild(self, names: Iterable[str] | None = None, progress: Progress | None = None) -> int:
+        self.reset(names)
+        return self.catch_up(progress=progress)
+
+    def close(self) -> None:
+        self.views.close()
