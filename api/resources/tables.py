@@ -177,7 +177,7 @@ def start_round(body, table_id):
         permit(g.key.player_id is None, "the house deals at a casino table")
     made = app.start_round(str(table_id), actor=actor(), cut=body["cut"], command_id=command_id())
     rid = made["round_id"]
-    view = round_view(app.get_round(rid), g.key)
+    view = {**round_view(app.get_round(rid), g.key), "position": made.get("position")}
     return created(view, f"/v1/rounds/{rid}")
 
 

@@ -137,7 +137,10 @@ class HandViewSchema(Schema):
     pending_two = fields.List(fields.String(), allow_none=True)
 
 
-class RoundViewSchema(Schema):
+class RoundViewSchema(PositionSchema):
+    """A round as the caller may see it; ``position`` only on the answer to the write that
+    started it."""
+
     round_id = fields.String(required=True)
     table_id = fields.String()
     number = fields.Integer()
