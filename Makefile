@@ -8,7 +8,7 @@ BENCH_STAMP := $(VENV)/.installed-bench
 
 .DEFAULT_GOAL := test
 .PHONY: venv test test-unit test-application test-integration test-api test-e2e run bench \
-	lint fmt clean openapi
+	lint fmt clean openapi browser test-browser
 
 venv: $(STAMP)
 
@@ -19,7 +19,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-test: venv
+# Debian's chromium for tests/browser (Playwright drives it and never downloads a browser of its
+# own). Installed only when missing; sudo only when not root. DejaVu gives the screenshots a font
+# on a machine that has none.
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+browser:
+	@test -x $(CHROMIUM) || { \
+	  $(SUDO) apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+	    chromium fonts-dejavu-core; }
+
+test: venv browser
 	$(PYTEST)
 
 test-unit: venv
@@ -36,6 +48,9 @@ test-api: venv
 
 test-e2e: venv
 	$(PYTEST) -m e2e
+
+test-browser: venv browser
+	$(PYTEST) -m browser
 
 run: venv
 	$(BIN)/python -m api

@@ -66,7 +66,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     keys_cli.init_app(app)
     for blueprint in BLUEPRINTS:
         api.register_blueprint(blueprint)
-    from api import docs
+    from api import audit_page, docs
 
     app.register_blueprint(docs.bp)
+    app.register_blueprint(audit_page.bp)
     return app

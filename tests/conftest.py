@@ -15,7 +15,7 @@ from psycopg import sql
 from ledger.config import store_env as build_store_env
 
 TESTS_DIR = Path(__file__).parent
-LAYERS = ("unit", "application", "integration", "api", "e2e")
+LAYERS = ("unit", "application", "integration", "api", "e2e", "browser")
 STORES = ("memory", "sqlite", "postgres")
 
 TEST_ENV = {"LEDGER_ALLOW_FIXED_SHOES": "true"}

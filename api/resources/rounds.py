@@ -122,12 +122,19 @@ def audit(round_id):
     cards and clauses; each hand's stakes, totals and settlement (clause texts, arithmetic);
     the wallets before and after; the shoe check; the hash chain. Auditors and admins see it
     all; the round's own players see, once it has ended, their own hands and balances."""
+    return audit_for(str(round_id), g.key)
+
+
+def audit_for(round_id: str, viewer: Any) -> dict:
+    """The audit as ``viewer`` may see it: all of it for auditors and admins, else the
+    player-masked report (or ``NotPermitted``). The one place that choice is made, so the JSON
+    view and the HTML page (api/audit_page.py) can never show a caller different things."""
     app = ledger()
-    rnd = app.get_round(str(round_id))
-    report = audit_round(app, str(round_id))
-    if sees_all(g.key):
+    rnd = app.get_round(round_id)
+    report = audit_round(app, round_id)
+    if sees_all(viewer):
         return {**report, "scope": "full"}
-    return _player_audit(rnd, report, g.key)
+    return _player_audit(rnd, report, viewer)
 
 
 def _player_audit(rnd: Any, report: dict, viewer: Any) -> dict:

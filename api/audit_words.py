@@ -1,0 +1,249 @@
+"""Plain-English words for the audit page (api/audit_page.py): what each event means, whose
+hand is whose, how a card and an amount of money read. The page is for someone who has never
+seen the API, so nothing here may need the JSON field names to be understood.
+
+Only wording lives here: every fact comes from the audit document the JSON endpoint serves.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+RANKS = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
+SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+RED_SUITS = frozenset("DH")
+HIDDEN = "??"
+FAMILIES = {
+    "casino": "Casino blackjack",
+    "vingt-un": "Vingt-un",
+    "hoyle": "Hoyle's twenty-one",
+    "ochko": "Очко (Russian twenty-one)",
+}
+PHASES = {
+    "started": "the round has started",
+    "betting": "betting",
+    "dealing": "dealing",
+    "insurance": "insurance offered",
+    "dealer_double": "the dealer may call “double”",
+    "play": "players' turns",
+    "dealer": "the dealer's turn",
+    "ended": "finished",
+}
+STAKE_REASONS = {
+    "stake": "Stake",
+    "double_down": "Doubled down",
+    "dealer_double": "Doubled by the dealer's “double”",
+}
+AUTOMATIC = "Automatic (by the rules)"
+SPECIAL_ACTORS = {
+    "house": "The house (casino dealer)",
+    "ledger": "The ledger (automatic)",
+    "admin": "An administrator",
+    "auditor": "An auditor",
+}
+
+
+# -- cards and money ---------------------------------------------------------------------
+
+
+def card_name(card: str | None) -> str:
+    """``"TH"`` -> ``"10 of hearts"``; a card hidden from this reader reads as such."""
+    if not card or card == HIDDEN or len(card) != 2:
+        return "a card hidden from you (face down)"
+    rank, suit = card[0], card[1]
+    return f"{RANKS.get(rank, rank)} of {SUITS.get(suit, suit)}"
+
+
+def card_parts(card: str | None) -> dict[str, Any]:
+    """What the card picture needs: rank label, suit letter, colour; ``hidden`` for a back."""
+    if not card or card == HIDDEN or len(card) != 2 or card[1] not in SUITS:
+        return {"hidden": True, "name": card_name(None), "code": "hidden"}
+    rank, suit = card[0], card[1]
+    return {
+        "hidden": False,
+        "rank": "10" if rank == "T" else rank,
+        "suit": suit,
+        "red": suit in RED_SUITS,
+        "name": card_name(card),
+        "code": card,
+    }
+
+
+def money(minor: Any) -> str:
+    """Integer minor units as currency units with two decimals: 1050 -> ``10.50``."""
+    if minor is None or minor == "":
+        return "—"
+    value = int(minor)
+    sign = "−" if value < 0 else ""
+    whole, cents = divmod(abs(value), 100)
+    return f"{sign}{whole:,}.{cents:02d}"
+
+
+def signed_money(minor: Any) -> str:
+    """A change of balance, always signed: ``+4.00``, ``−2.00``, ``0.00``."""
+    if minor is None:
+        return "—"
+    return ("+" if int(minor) > 0 else "") + money(minor)
+
+
+def net_sentence(amount: int) -> str:
+    if amount > 0:
+        return f"The player won {money(amount)}."
+    if amount < 0:
+        return f"The player lost {money(-amount)}."
+    return "No money changed hands."
+
+
+def when(moment: Any) -> str:
+    """An ISO 8601 time as ``2026-03-01 14:05:09.123 UTC`` (the audit's times are UTC)."""
+    if not moment:
+        return "—"
+    try:
+        parsed = datetime.fromisoformat(str(moment))
+    except ValueError:
+        return str(moment)
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(UTC)
+    return parsed.strftime("%Y-%m-%d %H:%M:%S.") + f"{parsed.microsecond // 1000:03d} UTC"
+
+
+# -- people and hands --------------------------------------------------------------------
+
+
+def short_id(value: str) -> str:
+    return value.split("-")[0] if value else ""
+
+
+def people(report: dict[str, Any]) -> dict[str, str]:
+    """Player id -> a label a person can follow ("Player at seat 2"), from the seats the
+    audit shows this reader; the dealer of a private game is named as such."""
+    names: dict[str, str] = {}
+    seated = [h for h in report.get("hands", []) if h.get("player")]
+    seated += [e["data"] for e in report.get("events", []) if e["type"] == "HandOpened"]
+    for hand in seated:
+        if hand.get("player") and hand.get("seat") is not None:
+            names.setdefault(hand["player"], f"Player at seat {hand['seat']}")
+    dealer = report.get("dealer")
+    if dealer and dealer != "house":
+        names[dealer] = "The dealer" + (f" ({names[dealer].lower()})" if dealer in names else "")
+    return names
+
+
+def who(actor: Any, names: dict[str, str]) -> str:
+    # Events with no actor (a phase change, a settlement) follow from the rules by themselves.
+    if not actor:
+        return AUTOMATIC
+    actor = str(actor)
+    if actor in SPECIAL_ACTORS:
+        return SPECIAL_ACTORS[actor]
+    if actor in names:
+        return f"{names[actor]} ({short_id(actor)})"
+    return f"Player {short_id(actor)}"
+
+
+def hand_name(hand_id: Any) -> str:
+    if hand_id == "dealer":
+        return "the dealer's hand"
+    if hand_id == "dealer2":
+        return "the dealer's second hand"
+    if isinstance(hand_id, str) and re.fullmatch(r"h\d+", hand_id):
+        return f"hand {hand_id[1:]}"
+    return str(hand_id or "")
+
+
+def phase_name(phase: Any) -> str:
+    return PHASES.get(str(phase), str(phase).replace("_", " "))
+
+
+def family_name(family: Any) -> str:
+    return FAMILIES.get(str(family), str(family))
+
+
+def stake_reason(reason: Any) -> str:
+    return STAKE_REASONS.get(str(reason), str(reason).replace("_", " ").capitalize())
+
+
+# -- events ------------------------------------------------------------------------------
+
+
+def _words(name: str) -> str:
+    """``HandSettled`` -> ``Hand settled``: the fallback for an event without its own line."""
+    spaced = re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
+    return spaced[:1].upper() + spaced[1:]
+
+
+def describe(event: dict[str, Any]) -> str:
+    """One line saying what the event recorded, in words."""
+    kind, data = event["type"], event.get("data") or {}
+    hand = hand_name(data.get("hand"))
+    if kind == "Started":
+        return f"Round {data.get('number', '')} started"
+    if kind == "PhaseEntered":
+        return f"Next step: {phase_name(data.get('phase'))}"
+    if kind == "HandOpened":
+        return f"{hand.capitalize()} opened for the player at seat {data.get('seat')}"
+    if kind == "StakePlaced":
+        return f"Stake placed on {hand}"
+    if kind == "StakeRaised":
+        return f"{stake_reason(data.get('reason'))}: stake on {hand} raised"
+    if kind == "DealerDoubleCalled":
+        return "The dealer called “double”" if data.get("called") else "The dealer did not double"
+    if kind == "CardDealt":
+        side = "face up" if data.get("face_up") else "face down"
+        return f"Card dealt {side} to {hand}"
+    if kind == "CardBurned":
+        return "Card burned (set aside unplayed)"
+    if kind == "ShoeReplaced":
+        return "A new shoe was brought in"
+    if kind == "CardsShown":
+        return f"The cards of {hand} were turned face up"
+    if kind == "NaturalDeclared":
+        return f"A natural was declared on {hand}"
+    if kind == "HandStood":
+        total = data.get("total")
+        return f"{hand.capitalize()} stood" + (f" on {total}" if total is not None else "")
+    if kind == "HandOverdrawn":
+        total = data.get("total")
+        return f"{hand.capitalize()} went over 21" + (f" ({total})" if total is not None else "")
+    if kind == "HandSplit":
+        return f"{hand.capitalize()} was split; {hand_name(data.get('new_hand'))} was opened"
+    if kind == "DealerDivided":
+        return "The dealer divided a pair into two hands"
+    if kind == "AceValueChosen":
+        return f"An ace of {hand} counted as {data.get('value')}"
+    if kind == "InsuranceDecided":
+        return f"Insurance decided for {hand}"
+    if kind == "InsuranceSettled":
+        return f"Insurance of {hand} settled"
+    if kind == "Surrendered":
+        return f"{hand.capitalize()} surrendered"
+    if kind == "IrregularityRecorded":
+        return f"Irregularity recorded: {str(data.get('kind', '')).replace('_', ' ')}"
+    if kind == "TwoCardsResolved":
+        return f"Two cards served at once to {hand} were resolved"
+    if kind == "HandSettled":
+        return f"{hand.capitalize()} settled: {data.get('outcome')}"
+    if kind == "HoldAdjusted":
+        return f"Money held for {hand} adjusted"
+    if kind == "BankCovered":
+        return "The bank's cover was set aside"
+    if kind == "Ended":
+        return "Round ended" + (", the deal passes on" if data.get("passes_deal") else "")
+    if "from_account" in data:
+        return f"Money moved from {data['from_account']} to {data.get('to_account')}"
+    return _words(kind)
+
+
+def cited(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every clause the round's events and settlements cite, once each, in order of first
+    citation, with its text: the page's glossary of rules."""
+    found: dict[str, Any] = {}
+    sources = [e.get("clauses") or [] for e in report.get("events", [])]
+    for hand in [*report.get("hands", []), *report.get("dealer_hands", [])]:
+        sources.append((hand.get("settlement") or {}).get("clauses") or [])
+    for clauses in sources:
+        for clause in clauses:
+            found.setdefault(clause["id"], clause.get("text"))
+    return [{"id": k, "text": v} for k, v in found.items()]
