@@ -9,7 +9,7 @@ PROJECTED = {"description": "the position the read models had reached when answe
 
 class ReadArgsSchema(Schema):
     position = fields.Integer(
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=2**63 - 1),
         metadata={
             "description": "read-your-writes: answer only once the read models have reached "
             "this position (the `position` a write returned); 503 if not in time"
