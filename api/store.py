@@ -27,6 +27,7 @@ from eventsourcing.persistence import IntegrityError
 
 from ledger.config import sibling_store_env
 from ledger.errors import InvalidCommand, UnknownPlayer
+from ledger.startup import ConcurrentStartup
 
 ROLES = ("admin", "dealer", "player", "auditor")
 SECRET_PREFIX = "tol_"
@@ -105,7 +106,7 @@ class StoredResponse(Aggregate):
         self.headers = dict(headers)
 
 
-class ApiStore(Application):
+class ApiStore(ConcurrentStartup, Application):
     name = "ApiStore"
 
     KEY_CACHE_MAXSIZE = 10_000

@@ -36,6 +36,7 @@ from ledger.games.books import Books
 from ledger.games.play import Play
 from ledger.rules import RuleSet, rules_for, rules_from_record
 from ledger.shoes import RoundCards, ShoeService
+from ledger.startup import ConcurrentStartup
 from ledger.unit_of_work import UnitOfWork
 from ledger.vault import ShoeVault
 
@@ -76,7 +77,7 @@ def _positive_amount(amount: Any, what: str) -> int:
     return amount
 
 
-class TwentyOneLedger(Application):
+class TwentyOneLedger(ConcurrentStartup, Application):
     name = "TwentyOneLedger"
     snapshotting_intervals = {Table: 50, Player: 50}
     snapshotting_projectors = {Table: project, Player: project}

@@ -12,6 +12,8 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
 
+from ledger.startup import ConcurrentStartup
+
 
 def sealed_id(shoe_id: UUID) -> UUID:
     """Never the shoe's own id, so the two can share a store without colliding."""
@@ -34,7 +36,7 @@ class SealedShoe(Aggregate):
         self.fixed_order = fixed_order
 
 
-class ShoeVault(Application):
+class ShoeVault(ConcurrentStartup, Application):
     name = "ShoeVault"
 
     def __init__(self, env: dict[str, Any] | None = None) -> None:

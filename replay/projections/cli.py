@@ -14,6 +14,7 @@ import argparse
 import json
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -94,14 +95,28 @@ def cmd_rebuild(args: argparse.Namespace, env: Mapping[str, str] | None = None) 
     return 0
 
 
-def cmd_project(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
-    stop = {"now": False}
+@contextmanager
+def stop_on_sigterm() -> Iterator[dict[str, bool]]:
+    """``{"now": True}`` once SIGTERM arrives, so the loop ends after its batch commits; the
+    previous handler comes back afterwards. Off the main thread (where Python allows no
+    handlers) it simply never stops by signal."""
+    flag = {"now": False}
+    if threading.current_thread() is not threading.main_thread():
+        yield flag
+        return
 
     def finish(*_: Any) -> None:
-        stop["now"] = True
+        flag["now"] = True
 
-    signal.signal(signal.SIGTERM, finish)
-    with ledger(env) as app:
+    previous = signal.signal(signal.SIGTERM, finish)
+    try:
+        yield flag
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def cmd_project(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
+    with ledger(env) as app, stop_on_sigterm() as stop:
         proj = open_projections(app, app.env if env is None else env)
         try:
             while True:
