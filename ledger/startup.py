@@ -4,11 +4,12 @@ eventsourcing creates its tables with ``CREATE TABLE IF NOT EXISTS`` when an app
 starts. On PostgreSQL two processes doing that at once on a new database (an API server and a
 projector worker started together) collide inside the catalogue ("duplicate key value
 violates unique constraint pg_type_typname_nsp_index"): one of them loses although the table
-it wanted now exists. Trying again is then all it takes.
+it wanted now exists. Trying again, after a random pause, is then all it takes.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -16,7 +17,7 @@ from typing import Any, TypeVar
 from eventsourcing.persistence import PersistenceError
 
 T = TypeVar("T")
-ATTEMPTS = 5
+ATTEMPTS = 10
 
 
 def retrying_creation(construct: Callable[[], T]) -> T:
@@ -26,7 +27,9 @@ def retrying_creation(construct: Callable[[], T]) -> T:
         except PersistenceError:
             if attempt == ATTEMPTS:
                 raise
-            time.sleep(0.05 * attempt)
+            # Jittered, so processes that collided once do not retry in lockstep and collide
+            # again.
+            time.sleep(random.uniform(0.01, 0.05 * attempt))
     raise AssertionError("unreachable")  # pragma: no cover
 
 
