@@ -11,6 +11,8 @@ from ledger.domain.chain import canonical
 from replay.event_schemas import ENVELOPE_FIELDS
 from replay.projections.projector import Handler, Projector
 
+ENVELOPE = tuple(ENVELOPE_FIELDS)
+
 
 class AuditTrail(Projector):
     name = "audit_trail"
@@ -22,11 +24,10 @@ class AuditTrail(Projector):
         " data TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,"
         " PRIMARY KEY (round_id, position))",
     )
-    _insert = (
-        "INSERT INTO view_audit_trail (round_id, position, stream, version, time, type, actor,"
-        " hand, card, amount, clauses, data, prev_hash, hash)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    )
+    _columns = (
+        "round_id", "position", "stream", "version", "time", "type", "actor", "hand", "card",
+        "amount", "clauses", "data", "prev_hash", "hash",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         super().__init__()
@@ -44,26 +45,29 @@ class AuditTrail(Projector):
         return {**every, "Player.FundsTransferred": self.wallet_transfer}
 
     def round_event(self, event: Any, n: Any) -> None:
-        self._add(str(n.originator_id), event, n)
+        stream = str(n.originator_id)
+        self._add(stream, stream, event, n)
 
     def wallet_transfer(self, event: Any, n: Any) -> None:
         if event.round_id:
-            self._add(event.round_id, event, n)
+            self._add(event.round_id, str(n.originator_id), event, n)
 
-    def _add(self, round_id: str, event: Any, n: Any) -> None:
+    def _add(self, round_id: str, stream: str, event: Any, n: Any) -> None:
         fields = vars(event)
-        data = {k: v for k, v in fields.items() if k not in ENVELOPE_FIELDS}
+        data = fields.copy()  # the event's own fields: all but the envelope's
+        for name in ENVELOPE:
+            data.pop(name, None)
         clauses = fields.get("clauses") or ([fields["clause"]] if fields.get("clause") else [])
         self.pending.append(
-            (round_id, n.id, str(n.originator_id), n.originator_version,
-             event.timestamp.isoformat(), type(event).__qualname__, fields.get("actor", ""),
-             fields.get("hand", ""), fields.get("card", ""), fields.get("amount"),
-             " ".join(clauses), canonical(data).decode(), fields["prev_hash"], fields["hash"])
+            (round_id, n.id, stream, n.originator_version, event.timestamp.isoformat(),
+             type(event).__qualname__, fields.get("actor", ""), fields.get("hand", ""),
+             fields.get("card", ""), fields.get("amount"), " ".join(clauses),
+             canonical(data).decode(), fields["prev_hash"], fields["hash"])
         )  # fmt: skip
 
     def clear(self) -> None:
         self.pending.clear()
 
     def flush(self) -> None:
-        self.db.executemany(self._insert, self.pending)
+        self.db.insert("view_audit_trail", self._columns, self.pending)
         self.pending.clear()

@@ -12,8 +12,10 @@ from typing import Any
 from replay.projections.projector import Handler, Projector
 from replay.projections.rows import Rows
 
-ESCROW = "escrow:"
-WALLET = "player:"
+BANK = "(bank)"  # the hold row of the banker's cover, beside the hands' rows of a round
+HOUSE = "house"
+HOLD_EVENTS = ("Round.StakePlaced", "Round.StakeRaised", "Round.HoldAdjusted",
+               "Round.HandSettled", "Round.BankCovered")  # fmt: skip
 
 
 class Bankroll(Projector):
@@ -28,16 +30,19 @@ class Bankroll(Projector):
         " from_account TEXT NOT NULL, to_account TEXT NOT NULL, amount BIGINT NOT NULL,"
         " change BIGINT NOT NULL, balance BIGINT NOT NULL, clause TEXT NOT NULL,"
         " memo TEXT NOT NULL, round_id TEXT NOT NULL, PRIMARY KEY (account, seq))",
-        # A wallet's stakes held in a round's escrow; the row goes when the round ends.
+        # What each hand (and the banker's cover) of an open round holds in its escrow, and
+        # whose wallet it came from; a round's rows go when it ends.
         "CREATE TABLE IF NOT EXISTS view_holds ("
-        " account TEXT NOT NULL, round_id TEXT NOT NULL, amount BIGINT NOT NULL,"
-        " PRIMARY KEY (account, round_id))",
+        " round_id TEXT NOT NULL, hand TEXT NOT NULL, account TEXT NOT NULL,"
+        " amount BIGINT NOT NULL, PRIMARY KEY (round_id, hand))",
+        "CREATE INDEX IF NOT EXISTS view_holds_by_account ON view_holds (account)",
     )
+    # 2: holds folded from the round's own events, by hand (1 folded them from transfers).
+    version = 2
     _movement = (
-        "INSERT INTO view_movements (account, seq, position, time, stream, version,"
-        " from_account, to_account, amount, change, balance, clause, memo, round_id)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    )
+        "account", "seq", "position", "time", "stream", "version", "from_account",
+        "to_account", "amount", "change", "balance", "clause", "memo", "round_id",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         super().__init__()
@@ -45,26 +50,32 @@ class Bankroll(Projector):
             Rows("view_accounts", ("account",), ("balance", "movements", "position"), _zero3)
         )
         self.holds = self.owned(
-            Rows("view_holds", ("account", "round_id"), ("amount",), lambda _: [0])
+            Rows("view_holds", ("round_id", "hand"), ("account", "amount"), _no_hold, group=0)
         )
         self.movements: list[tuple] = []
-        self.ended: list[tuple[str]] = []
+        self.ended: list[str] = []
 
     def handlers(self) -> dict[str, Handler]:
         return {
             "Player.FundsTransferred": self.transferred,
             "Round.FundsTransferred": self.transferred,
+            "Round.Started": self.round_started,
+            "Round.StakePlaced": self.stake_placed,
+            "Round.StakeRaised": self.stake_raised,
+            "Round.HoldAdjusted": self.hold_adjusted,
+            "Round.HandSettled": self.hand_settled,
+            "Round.BankCovered": self.bank_covered,
             "Round.Ended": self.round_ended,
         }
 
     def prefetch(self, batch: list[tuple[Any, Any]]) -> None:
         accounts, holds = [], []
-        for event, _ in batch:
+        for event, n in batch:
             if hasattr(event, "from_account"):
                 accounts += (event.from_account, event.to_account)
-                hold = _hold(event)
-                if hold is not None:
-                    holds.append(hold[0])
+            elif type(event).__qualname__ in HOLD_EVENTS:
+                rid = str(n.originator_id)
+                holds += ((rid, event.hand if hasattr(event, "hand") else BANK), (rid, BANK))
         self.accounts.prefetch(self.db, accounts)
         self.holds.prefetch(self.db, holds)
 
@@ -85,18 +96,43 @@ class Bankroll(Projector):
                  event.to_account, event.amount, change, row[0], event.clause, event.memo,
                  event.round_id)
             )  # fmt: skip
-        hold = _hold(event)
-        if hold is not None:
-            key, change = hold
-            self.holds.get(self.db, key)[0] += change
-            self.holds.touch(key)
+
+    # -- holds: exactly what the round itself keeps as each hand's ``held`` and ``bank_held``,
+    # folded from the round's stream alone, so they never depend on the order in which one
+    # command's wallet transfers were stored around the round's events.
+
+    def _hold(self, n: Any, hand: str) -> list[Any]:
+        key = (str(n.originator_id), hand)
+        self.holds.touch(key)
+        return self.holds.get(self.db, key)
+
+    def round_started(self, event: Any, n: Any) -> None:
+        if event.dealer != HOUSE:  # a player banks: his cover is held too (no-credit tables)
+            self._hold(n, BANK)[0] = f"player:{event.dealer}"
+
+    def stake_placed(self, event: Any, n: Any) -> None:
+        row = self._hold(n, event.hand)
+        row[0] = f"player:{event.player}"
+        row[1] += event.held
+
+    def stake_raised(self, event: Any, n: Any) -> None:
+        self._hold(n, event.hand)[1] += event.held
+
+    def hold_adjusted(self, event: Any, n: Any) -> None:
+        self._hold(n, event.hand)[1] += event.amount
+
+    def hand_settled(self, event: Any, n: Any) -> None:
+        self._hold(n, event.hand)[1] = 0
+        if event.from_bank_cover:
+            self._hold(n, BANK)[1] -= event.from_bank_cover
+
+    def bank_covered(self, event: Any, n: Any) -> None:
+        self._hold(n, BANK)[1] += event.amount
 
     def round_ended(self, event: Any, n: Any) -> None:
         round_id = str(event.originator_id)
-        for key in [k for k in self.holds.cache if k[1] == round_id]:
-            del self.holds.cache[key]
-            self.holds.dirty.discard(key)
-        self.ended.append((round_id,))
+        self.holds.drop_group(round_id)
+        self.ended.append(round_id)
 
     def clear(self) -> None:
         super().clear()
@@ -105,8 +141,8 @@ class Bankroll(Projector):
 
     def flush(self) -> None:
         super().flush()
-        self.db.executemany(self._movement, self.movements)
-        self.db.executemany("DELETE FROM view_holds WHERE round_id = ?", self.ended)
+        self.db.insert("view_movements", self._movement, self.movements)
+        self.db.delete_in("view_holds", "round_id", self.ended)
         self.movements.clear()
         self.ended.clear()
 
@@ -115,10 +151,5 @@ def _zero3(_: Any) -> list[int]:
     return [0, 0, 0]
 
 
-def _hold(event: Any) -> tuple[tuple[str, str], int] | None:
-    """((wallet, round), change of what the wallet has in that round's escrow), if any."""
-    if event.to_account.startswith(ESCROW) and event.from_account.startswith(WALLET):
-        return (event.from_account, event.to_account[len(ESCROW) :]), event.amount
-    if event.from_account.startswith(ESCROW) and event.to_account.startswith(WALLET):
-        return (event.to_account, event.from_account[len(ESCROW) :]), -event.amount
-    return None
+def _no_hold(_: Any) -> list[Any]:
+    return ["", 0]

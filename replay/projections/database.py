@@ -20,6 +20,9 @@ from typing import Any
 
 from ledger.config import store_kind
 
+CHUNK = 400  # values per IN (…): well under SQLite's and PostgreSQL's parameter limits
+_ARRAY = {str: "text[]", int: "bigint[]"}  # PostgreSQL array types of key parts, by type
+
 
 class ProjectionBusy(Exception):
     """Another process holds the projections' lock; try again shortly."""
@@ -76,6 +79,57 @@ class ViewDatabase:
             cursor = self._conn().cursor()
             cursor.executemany(self._sql(statement), rows)
             cursor.close()
+
+    # -- the bulk reads and writes of a batch (each engine's fastest way to the same rows) ----
+
+    def select_keys(
+        self,
+        table: str,
+        key: Sequence[str],
+        columns: Sequence[str],
+        keys: Sequence[Any],
+    ) -> list[tuple]:
+        """The rows (key columns first, then ``columns``) of the given ``keys`` that exist:
+        values of a one-column key, tuples of a wider one."""
+        head = f"SELECT {', '.join((*key, *columns))} FROM {table} WHERE "
+        found: list[tuple] = []
+        for start in range(0, len(keys), CHUNK):
+            chunk = keys[start : start + CHUNK]
+            if len(key) == 1:
+                where = f"{key[0]} IN ({', '.join('?' * len(chunk))})"
+                params = list(chunk)
+            else:
+                # Not ``(a, b) IN (VALUES …)``: SQLite answers that by scanning the table.
+                one = "(" + " AND ".join(f"{k} = ?" for k in key) + ")"
+                where = " OR ".join([one] * len(chunk))
+                params = [part for k in chunk for part in k]
+            found += self.execute(head + where, params)
+        return found
+
+    def insert(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        """Append ``rows`` (a plain INSERT: a key already there is an error)."""
+        if rows:
+            marks = ", ".join("?" * len(columns))
+            self.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+
+    def upsert(
+        self,
+        table: str,
+        key: Sequence[str],
+        columns: Sequence[str],
+        rows: Sequence[Sequence[Any]],
+    ) -> None:
+        """Write ``rows`` (the key's values, then the columns'), replacing rows with the same
+        key. No two of ``rows`` may share a key."""
+        if rows:
+            self.executemany(_upsert(table, key, columns), rows)
+
+    def delete_in(self, table: str, column: str, values: Sequence[Any]) -> None:
+        """Delete every row whose ``column`` is one of ``values``."""
+        for start in range(0, len(values), CHUNK):
+            chunk = values[start : start + CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            self.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
 
     def read(self, statement: str, params: Sequence[Any] = ()) -> list[tuple]:
         """A read outside any write transaction (it sees only committed rows)."""
@@ -171,15 +225,96 @@ class PostgresViews(ViewDatabase):
     def _sql(self, statement: str) -> str:
         return statement.replace("?", "%s")
 
+    # One statement per batch and table rather than one per row: a round trip each, and
+    # psycopg's executemany sends (and PostgreSQL plans) every row's statement apart.
+
+    def select_keys(
+        self,
+        table: str,
+        key: Sequence[str],
+        columns: Sequence[str],
+        keys: Sequence[Any],
+    ) -> list[tuple]:
+        # The keys as arrays joined to the table: an index lookup each, where a long OR or
+        # ``IN (VALUES …)`` costs PostgreSQL several times as much to plan and run.
+        every = ", ".join(f"t.{c}" for c in (*key, *columns))
+        if len(key) == 1:
+            statement = f"SELECT {every} FROM {table} AS t WHERE t.{key[0]} = ANY(%s)"
+            params: list[Any] = [list(keys)]
+        else:
+            first = keys[0]
+            arrays = ", ".join(f"%s::{_ARRAY.get(type(part), 'text[]')}" for part in first)
+            names = ", ".join(key)
+            statement = (
+                f"SELECT {every} FROM {table} AS t"
+                f" JOIN unnest({arrays}) AS k ({names}) USING ({names})"
+            )
+            params = [[k[i] for k in keys] for i in range(len(key))]
+        with self._lock:
+            with self._conn().cursor() as cursor:
+                cursor.execute(statement, params)
+                return cursor.fetchall()
+
+    def insert(self, table: str, columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> None:
+        if not rows:
+            return
+        with self._lock:
+            with self._conn().cursor() as cursor:
+                with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+
+    def upsert(
+        self,
+        table: str,
+        key: Sequence[str],
+        columns: Sequence[str],
+        rows: Sequence[Sequence[Any]],
+    ) -> None:
+        # COPY into a scratch table of this session, then one INSERT … SELECT … ON CONFLICT:
+        # several times faster than a multi-row VALUES or arrays (psycopg dumps an array's
+        # text element by element).
+        if not rows:
+            return
+        every = ", ".join((*key, *columns))
+        stage = f"stage_{table}"
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns)
+        with self._lock:
+            with self._conn().cursor() as cursor:
+                # Created in the transaction (so gone again if it rolls back) when missing;
+                # emptied at every commit, and by the DELETE for a second use before one.
+                cursor.execute(
+                    f"CREATE TEMP TABLE IF NOT EXISTS {stage} (LIKE {table}) ON COMMIT DELETE ROWS"
+                )
+                with cursor.copy(f"COPY {stage} ({every}) FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+                cursor.execute(
+                    f"INSERT INTO {table} ({every}) SELECT {every} FROM {stage}"
+                    f" ON CONFLICT ({', '.join(key)}) DO UPDATE SET {updates}"
+                )
+                cursor.execute(f"DELETE FROM {stage}")
+
     def _begin(self, lock_timeout: float) -> None:
         conn = self._conn()
         conn.rollback()  # psycopg opens a transaction on the first statement
         conn.execute(f"SET LOCAL lock_timeout = '{int(lock_timeout * 1000)}ms'")
         try:
-            conn.execute("SELECT name FROM view_tracking FOR UPDATE")
+            conn.execute("SELECT name FROM view_projections FOR UPDATE")
         except self._psycopg.errors.LockNotAvailable as error:
             conn.rollback()
             raise ProjectionBusy(str(error).strip()) from None
+
+
+def _upsert(table: str, key: Sequence[str], columns: Sequence[str]) -> str:
+    """``INSERT … VALUES (…) ON CONFLICT (key) DO UPDATE`` of one row."""
+    every = ", ".join((*key, *columns))
+    marks = ", ".join("?" * (len(key) + len(columns)))
+    updates = ", ".join(f"{c} = excluded.{c}" for c in columns)
+    return (
+        f"INSERT INTO {table} ({every}) VALUES ({marks}) "
+        f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET {updates}"
+    )
 
 
 def open_views(env: Mapping[str, str]) -> ViewDatabase:

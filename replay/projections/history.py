@@ -105,7 +105,7 @@ class History(Projector):
     # -- bulk reads ------------------------------------------------------------------------
 
     def prefetch(self, batch: list[tuple[Any, Any]]) -> None:
-        rounds, hands, tables = set(), set(), set()
+        rounds, hands, tables, players = set(), set(), set(), set()
         for event, n in batch:
             name = type(event).__qualname__
             if name.startswith("Round."):
@@ -116,6 +116,10 @@ class History(Projector):
                     hands.add((rid, hand))
                 if name == "Round.Started":
                     tables.add(str(event.table_id))
+                    if event.dealer != HOUSE:
+                        players.add((rid, event.dealer))
+                elif name == "Round.HandOpened":
+                    players.add((rid, event.player))
             elif name.startswith("Table."):
                 tables.add(str(n.originator_id))
             if hasattr(event, "from_account"):
@@ -125,8 +129,11 @@ class History(Projector):
                     kind, _, owner = account.partition(":")
                     if kind in ("pool", "house"):
                         tables.add(owner)
+                    elif kind == "player" and event.round_id:
+                        players.add((event.round_id, owner))
         self.rounds.prefetch(self.db, rounds)
         self.hands.prefetch(self.db, hands)
+        self.players.prefetch(self.db, players)
         tables.update(self.rounds.cache[r][R_TABLE] for r in rounds if self.rounds.cache[r][0])
         self.tables_.prefetch(self.db, tables)
 

@@ -23,6 +23,9 @@ def event_name(topic: str) -> str:
 class Projector:
     name: str = ""
     ddl: Sequence[str] = ()
+    # Raise it whenever the tables or what is folded into them change: a store whose rows
+    # were made by another version has them dropped and rebuilt from the first event.
+    version: int = 1
 
     def __init__(self) -> None:
         self.rows: list[Rows] = []

@@ -1,15 +1,15 @@
 """Running the projectors: pull the notification log, fold each batch, commit the rows and the
 position read together.
 
-Exactly once: a batch's rows and each projector's new position (``view_tracking``) commit in
-one transaction, taken under the projections' lock, so a crash loses the whole batch or none
+Exactly once: a batch's rows and each projector's new position (``view_projections``) commit
+in one transaction, taken under the projections' lock, so a crash loses the whole batch or none
 of it, and the next run (in this process or another) starts where the last commit left off.
 
 No event is skipped: the batch stops at the log's head as read before the batch, and every
 event at or below that head is already committed (SQLite has one writer at a time; the
 PostgreSQL recorder allocates positions under ``LOCK TABLE … EXCLUSIVE``, so a position is
 never visible before every lower one is). The projectors' row caches are trusted only while
-the positions in ``view_tracking`` are the ones this process last committed.
+the positions in ``view_projections`` are the ones this process last committed.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from replay.projections.history import History
 from replay.projections.projector import Handler, Projector, event_name
 
 BATCH = 1000
+TRACKING = "view_projections"  # name, version, position of every projection
 Progress = Callable[[int, int, int], None]  # (position, head, events folded so far)
 
 
@@ -63,29 +64,39 @@ class Projections:
             projector.db = views
             for name, handler in projector.handlers().items():
                 self._routes.setdefault(name, []).append((projector.name, handler))
+        # _routes by full topic, with the handlers alone: found once per topic, not per event
+        self._by_topic: dict[str, tuple[list[tuple[str, Handler]], tuple[Handler, ...]]] = {}
         self._committed: dict[str, int] | None = None
         self._ready = False
 
     def _create_tables(self) -> None:
-        """Create the tables on first use (so merely building the API opens no connection)."""
+        """Create the tables on first use (so merely building the API opens no connection);
+        a projection recorded at another version than its projector's is dropped, to be
+        rebuilt from the first event by the next catch-up."""
         if self._ready:
             return
-        statements = ["CREATE TABLE IF NOT EXISTS view_tracking (name TEXT PRIMARY KEY,"
-                      " position BIGINT NOT NULL)"]  # fmt: skip
-        for projector in self.projectors:
-            statements += projector.ddl
         views = self.views
         with views._lock:
             if views.kind == "postgres":
                 # Two processes creating the same table at once would collide on its type.
                 views.execute("SELECT pg_advisory_xact_lock(217021)")
-            for statement in statements:
-                views.execute(statement)
-            views.executemany(
-                "INSERT INTO view_tracking (name, position) VALUES (?, 0)"
-                " ON CONFLICT (name) DO NOTHING",
-                [(p.name,) for p in self.projectors],
+            views.execute(
+                f"CREATE TABLE IF NOT EXISTS {TRACKING} (name TEXT PRIMARY KEY,"
+                " version BIGINT NOT NULL, position BIGINT NOT NULL)"
             )
+            known = dict(views.execute(f"SELECT name, version FROM {TRACKING}"))
+            for projector in self.projectors:
+                if known.get(projector.name) != projector.version:
+                    for table in projector.tables:
+                        views.execute(f"DROP TABLE IF EXISTS {table}")
+                    views.execute(
+                        f"INSERT INTO {TRACKING} (name, version, position) VALUES (?, ?, 0)"
+                        " ON CONFLICT (name) DO UPDATE SET version = excluded.version,"
+                        " position = 0",
+                        (projector.name, projector.version),
+                    )
+                for statement in projector.ddl:
+                    views.execute(statement)
             views._conn().commit()
         self._ready = True
 
@@ -93,7 +104,7 @@ class Projections:
 
     def positions(self) -> dict[str, int]:
         self._create_tables()
-        rows = self.views.read("SELECT name, position FROM view_tracking")
+        rows = self.views.read(f"SELECT name, position FROM {TRACKING}")
         names = {p.name for p in self.projectors}
         return {name: int(pos) for name, pos in rows if name in names}
 
@@ -131,7 +142,7 @@ class Projections:
     def _one_batch(self, target: int, lock_timeout: float) -> tuple[int, int]:
         try:
             with self.views.transaction(lock_timeout) as db:
-                rows = db.execute("SELECT name, position FROM view_tracking")
+                rows = db.execute(f"SELECT name, position FROM {TRACKING}")
                 ours = set(self.names())
                 positions = {name: int(pos) for name, pos in rows if name in ours}
                 if positions != self._committed:
@@ -150,7 +161,7 @@ class Projections:
                     projector.flush()
                 moved = {name: max(pos, end) for name, pos in positions.items()}
                 db.executemany(
-                    "UPDATE view_tracking SET position = ? WHERE name = ?",
+                    f"UPDATE {TRACKING} SET position = ? WHERE name = ?",
                     [(moved[p.name], p.name) for p in self.projectors],
                 )
         except BaseException:
@@ -161,24 +172,35 @@ class Projections:
 
     def _fold(self, page: Sequence[Any], positions: dict[str, int]) -> int:
         to_event = self.app.mapper.to_domain_event
-        routes = self._routes
+        routes = self._by_topic
         lagging = min(positions.values()) != max(positions.values())
-        batch: list[tuple[Any, Any, list[tuple[str, Handler]]]] = []
+        pairs: list[tuple[Any, Any]] = []
+        handlers: list[tuple[Handler, ...]] = []
         for n in page:
-            route = routes.get(event_name(n.topic))
-            if route is None:
+            found = routes.get(n.topic)
+            if found is None:
+                found = routes[n.topic] = self._route(n.topic)
+            route, route_handlers = found
+            if not route:
                 continue
             if lagging:  # after a rebuild of some projections only: the others skip ahead
-                route = [(name, h) for name, h in route if positions[name] < n.id]
-            if route:
-                batch.append((to_event(n), n, route))
-        pairs = [(event, n) for event, n, _ in batch]
+                route_handlers = tuple(h for name, h in route if positions[name] < n.id)
+                if not route_handlers:
+                    continue
+            pairs.append((to_event(n), n))
+            handlers.append(route_handlers)
         for projector in self.projectors:
             projector.prefetch(pairs)
-        for event, n, route in batch:
-            for _, handler in route:
+        for (event, n), route_handlers in zip(pairs, handlers):
+            for handler in route_handlers:
                 handler(event, n)
-        return len(batch)
+        return len(pairs)
+
+    def _route(self, topic: str) -> tuple[list[tuple[str, Handler]], tuple[Handler, ...]]:
+        """The (projection, handler) pairs an event of ``topic`` goes to (maybe none), and
+        the handlers alone."""
+        route = self._routes.get(event_name(topic), [])
+        return route, tuple(h for _, h in route)
 
     # -- reads that must see a write -------------------------------------------------------
 
@@ -226,7 +248,7 @@ class Projections:
                 if projector.name in chosen:
                     for table in projector.tables:
                         db.execute(f"DELETE FROM {table}")
-                    db.execute("UPDATE view_tracking SET position = 0 WHERE name = ?",
+                    db.execute(f"UPDATE {TRACKING} SET position = 0 WHERE name = ?",
                                (projector.name,))  # fmt: skip
         self._committed = None
         return chosen

@@ -184,7 +184,6 @@ def test_a_restarted_projector_resumes_where_the_last_commit_left_off(store_env)
         app.close()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG bankroll: view_holds depends on where batches end")
 @pytest.mark.parametrize("store_env", ["memory", "sqlite"], indirect=True)
 def test_held_stakes_do_not_depend_on_where_a_batch_ends(app, store_env):
     run(Settings(family="hoyle-1913", rounds=2, players=2, seed=3, one_command=True), app)

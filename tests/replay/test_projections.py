@@ -130,15 +130,8 @@ def event_log(app: TwentyOneLedger) -> list[tuple[Any, Any]]:
     return [(n, app.mapper.to_domain_event(n)) for n in notes]
 
 
-# BUG (replay/projections/bankroll.py): view_holds depends on where a batch ends. A command's
-# save records the round's stream (HandSettled … Round.Ended) before the wallets' transfers,
-# so the stakes released (and, for a round played as one command, the stakes themselves) come
-# after Round.Ended in the log. In one batch the flush upserts those holds and then deletes the
-# ended round's rows; when a batch ends between Round.Ended and those transfers, the rows are
-# written after the delete and stay for good (``held`` then shows stakes of an ended round).
-# The comparisons below leave this table out until it is fixed; see
-# test_held_stakes_do_not_depend_on_where_a_batch_ends (xfail, strict).
-BATCH_DEPENDENT = frozenset({"view_holds"})
+# Tables left out of the comparisons (none: every view is identical however it was built).
+BATCH_DEPENDENT: frozenset = frozenset()
 
 
 def snapshot(proj: Projections, exclude: frozenset = BATCH_DEPENDENT) -> dict[str, list[tuple]]:
@@ -318,19 +311,11 @@ def test_a_private_bankers_cover_is_held_with_the_punters_stakes(live):
     assert [held(proj, pid) for pid in (dealer, p1, p2)] == [0, 0, 0]
 
 
-# BUG (replay/projections/bankroll.py, ``_hold``): a wallet's hold is folded from the
-# transfers between it and the escrow, so a hand settled while its round is still open (a
-# casino bust, a Hoyle overdraw paid at once, H13-7) leaves the punter's lost stake "held" until
-# Round.Ended: the stake went escrow -> house or banker, never back to his wallet. In a private
-# game that escrow -> banker-wallet transfer is also taken off the banker's hold, so his bank
-# cover shows too small. The round itself (StakePlaced.held, HandSettled, BankCovered) says
-# the punter holds 0 and the banker his whole cover.
-SETTLED_MID_ROUND = pytest.mark.xfail(
-    strict=True, reason="BUG bankroll._hold: a stake settled before Round.Ended stays held"
-)
+# A hand settled while its round is still open (a casino bust, a Hoyle overdraw paid at once,
+# H13-7) holds nothing any more, though its stake left the escrow for the house or the banker,
+# not for the punter's wallet: holds are folded from the round's own events.
 
 
-@SETTLED_MID_ROUND
 def test_a_stake_settled_before_the_round_ends_is_no_longer_held_casino_bust(live):
     app, proj = live
     ann, bob = fund(app, "Ann"), fund(app, "Bob")
@@ -346,7 +331,6 @@ def test_a_stake_settled_before_the_round_ends_is_no_longer_held_casino_bust(liv
     assert (held(proj, ann), held(proj, bob)) == (0, 500)
 
 
-@SETTLED_MID_ROUND
 def test_a_stake_settled_before_the_round_ends_is_no_longer_held_hoyle_overdraw(live):
     app, proj = live
     dealer, p1, p2 = (fund(app, name) for name in ("Dealer", "P1", "P2"))
