@@ -29,7 +29,10 @@ def test_players_wallets_and_the_bankroll(http, client):
     ann = http.make_key("player", pid)
     bankroll = http.get(f"/v1/players/{pid}/bankroll", key=ann)
     assert bankroll["balance"] == 700 and bankroll["held"] == 0
-    assert [(h["change"], h["balance"]) for h in bankroll["movements"]] == [(1000, 1000), (-300, 700)]
+    assert [(h["change"], h["balance"]) for h in bankroll["movements"]] == [
+        (1000, 1000),
+        (-300, 700),
+    ]
 
     other = http.player("Bob")
     http.get(f"/v1/players/{other}", key=ann, status=403)
