@@ -82,11 +82,14 @@ def test_casino_rounds_through_gunicorn(serve, cli_key, tmp_path):
         assert "??" not in str(admin.get(f"/v1/rounds/{final['round_id']}"))
 
     for pid, client in players.items():
-        bankroll = client.get(f"/v1/players/{pid}/bankroll")
+        bankroll = client.get(f"/v1/players/{pid}/bankroll?limit=1000")
         assert bankroll["balance"] == DEPOSIT + won[pid]
         assert bankroll["held"] == 0
-        assert bankroll["history"][-1]["balance"] == bankroll["balance"]
-        assert sum(entry["change"] for entry in bankroll["history"]) == bankroll["balance"]
+        assert (
+            bankroll["next"] is None and len(bankroll["movements"]) == bankroll["movements_total"]
+        )
+        assert bankroll["movements"][-1]["balance"] == bankroll["balance"]
+        assert sum(entry["change"] for entry in bankroll["movements"]) == bankroll["balance"]
     assert admin.get(f"/v1/tables/{tid}")["rounds"] == ROUNDS
 
     assert server.stop() == 0, server.log()[-3000:]
