@@ -100,4 +100,10 @@ def rounds(args, player_id):
     ledger().get_player(str(player_id))
     db, reached = read_models.views(args.get("position"))
     found = queries.player_rounds(db, str(player_id), args["after"], args["limit"])
-    return {"player_id": str(player_id), "rounds": found, "projected_to": reached}
+    following = found[-1]["joined"] if len(found) == args["limit"] else None
+    return {
+        "player_id": str(player_id),
+        "rounds": found,
+        "next": following,
+        "projected_to": reached,
+    }

@@ -35,10 +35,10 @@ class RoundArgsSchema(ReadArgsSchema):
 
 
 class PlayerRoundArgsSchema(ReadArgsSchema):
-    after = fields.String(
-        load_default="",
-        validate=validate.Length(max=64),
-        metadata={"description": "a round's started_at: the page starts after it"},
+    after = fields.Integer(
+        load_default=0,
+        validate=validate.Range(min=0, max=2**63 - 1),
+        metadata={"description": "a round's `joined`: the page starts after it"},
     )
 
 
@@ -107,6 +107,11 @@ class TableRoundsSchema(Schema):
 
 
 class PlayerRoundSchema(Schema):
+    joined = fields.Integer(
+        required=True,
+        metadata={"description": "where he joined the round in the log: pass the last one "
+                  "as `after` for the next page"},
+    )  # fmt: skip
     round_id = fields.String(required=True)
     table_id = fields.String(required=True)
     number = fields.Integer(required=True)
@@ -123,6 +128,9 @@ class PlayerRoundSchema(Schema):
 class PlayerRoundsSchema(Schema):
     player_id = fields.String(required=True)
     rounds = fields.List(fields.Nested(PlayerRoundSchema), required=True)
+    next = fields.Integer(
+        allow_none=True, metadata={"description": "pass as `after` for the next page"}
+    )
     projected_to = fields.Integer(required=True, metadata=PROJECTED)
 
 

@@ -27,7 +27,9 @@ ROUND_COLUMNS = (
     "settled", "passes_deal", "position",
 )  # fmt: skip
 HAND_COLUMNS = ("player_id", "seat", "stake", "is_natural", "is_bust", "outcome", "net", "clauses")
-PLAYER_COLUMNS = ("table_id", "number", "started_at", "role", "hands", "staked", "net")
+PLAYER_COLUMNS = (
+    "table_id", "number", "started_at", "role", "hands", "staked", "net", "joined",
+)  # fmt: skip
 TABLE_COLUMNS = (
     "name", "family", "opened_at", "closed_at", "rounds", "naturals", "busts", "staked",
     "punters_net", "banker_net", "house_net", "pool_balance",
@@ -36,7 +38,7 @@ R_TABLE, R_NUMBER, R_DEALER, R_ENDED_AT, R_STATUS, R_HANDS, R_SETTLED, R_PASSES,
     0, 1, 3, 5, 6, 7, 8, 9, 10,
 )  # fmt: skip
 H_PLAYER, H_STAKE, H_NATURAL, H_BUST, H_OUTCOME, H_NET, H_CLAUSES = 0, 2, 3, 4, 5, 6, 7
-P_HANDS, P_STAKED, P_NET = 4, 5, 6
+P_HANDS, P_STAKED, P_NET, P_JOINED = 4, 5, 6, 7
 T_CLOSED, T_ROUNDS, T_NATURALS, T_BUSTS, T_STAKED, T_PUNTERS, T_BANKER, T_HOUSE, T_POOL = (
     3, 4, 5, 6, 7, 8, 9, 10, 11,
 )  # fmt: skip
@@ -55,6 +57,7 @@ _TEXT = dict.fromkeys(
 
 class History(Projector):
     name = "history"
+    version = 2  # 2: view_round_players.joined, the player's paging cursor
     ddl = (
         "CREATE TABLE IF NOT EXISTS view_rounds (round_id TEXT PRIMARY KEY, "
         + _columns(ROUND_COLUMNS, _TEXT)
@@ -68,7 +71,7 @@ class History(Projector):
         + _columns(PLAYER_COLUMNS, _TEXT)
         + ", PRIMARY KEY (round_id, player_id))",
         "CREATE INDEX IF NOT EXISTS view_round_players_by_player"
-        " ON view_round_players (player_id, started_at)",
+        " ON view_round_players (player_id, joined)",
         "CREATE TABLE IF NOT EXISTS view_tables (table_id TEXT PRIMARY KEY, "
         + _columns(TABLE_COLUMNS, _TEXT)
         + ")",
@@ -159,11 +162,14 @@ class History(Projector):
         row[R_POS] = n.id
         return rid, row
 
-    def _player(self, rid: str, rnd: list[Any], player: str, role: str) -> list[Any]:
+    def _player(self, rid: str, rnd: list[Any], player: str, role: str, n: Any) -> list[Any]:
         key = (rid, player)
         row = self.players.get(self.db, key)
         if not row[0]:
             row[:4] = [rnd[R_TABLE], rnd[R_NUMBER], rnd[4], role]
+            # Where he joined the round: his rounds' order, and the paging cursor of his
+            # history (one event never brings one player into two rounds).
+            row[P_JOINED] = n.id
         self.players.touch(key)
         return row
 
@@ -174,24 +180,26 @@ class History(Projector):
         row[:7] = [table_id, event.number, event.rules["family"], event.dealer, when, "", "open"]
         self._table(table_id)[T_ROUNDS] += 1
         if event.dealer != HOUSE:
-            self._player(rid, row, event.dealer, "banker")
+            self._player(rid, row, event.dealer, "banker", n)
 
-    def _open_hand(self, rid: str, rnd: list[Any], hand: str, player: str, seat: int) -> None:
+    def _open_hand(
+        self, rid: str, rnd: list[Any], hand: str, player: str, seat: int, n: Any
+    ) -> None:
         key = (rid, hand)
         row = self.hands.get(self.db, key)
         row[0], row[1] = player, seat
         self.hands.touch(key)
         rnd[R_HANDS] += 1
-        self._player(rid, rnd, player, "punter")[P_HANDS] += 1
+        self._player(rid, rnd, player, "punter", n)[P_HANDS] += 1
 
     def hand_opened(self, event: Any, n: Any) -> None:
         rid, rnd = self._round(n)
-        self._open_hand(rid, rnd, event.hand, event.player, event.seat)
+        self._open_hand(rid, rnd, event.hand, event.player, event.seat, n)
 
     def hand_split(self, event: Any, n: Any) -> None:
         rid, rnd = self._round(n)
         first = self.hands.get(self.db, (rid, event.hand))
-        self._open_hand(rid, rnd, event.new_hand, first[H_PLAYER], first[1])
+        self._open_hand(rid, rnd, event.new_hand, first[H_PLAYER], first[1], n)
 
     def _hand(self, rid: str, hand: str) -> list[Any]:
         key = (rid, hand)
@@ -202,7 +210,7 @@ class History(Projector):
         rid, rnd = self._round(n)
         hand = self._hand(rid, event.hand)
         hand[H_STAKE] += event.amount
-        self._player(rid, rnd, hand[H_PLAYER], "punter")[P_STAKED] += event.amount
+        self._player(rid, rnd, hand[H_PLAYER], "punter", n)[P_STAKED] += event.amount
         if hand[H_PLAYER] != rnd[R_DEALER]:
             self._table(rnd[R_TABLE])[T_STAKED] += event.amount
 
@@ -245,7 +253,7 @@ class History(Projector):
                 self._table(owner)[T_HOUSE] += change
             elif kind == "player" and rnd is not None and rnd[R_TABLE]:
                 role = "banker" if owner == rnd[R_DEALER] else "punter"
-                self._player(event.round_id, rnd, owner, role)[P_NET] += change
+                self._player(event.round_id, rnd, owner, role, n)[P_NET] += change
                 self._table(rnd[R_TABLE])[T_BANKER if role == "banker" else T_PUNTERS] += change
         # fmt: skip
 
@@ -259,7 +267,7 @@ def _new_hand(_: Any) -> list[Any]:
 
 
 def _new_player(_: Any) -> list[Any]:
-    return ["", 0, "", "", 0, 0, 0]
+    return ["", 0, "", "", 0, 0, 0, 0]
 
 
 def _new_table(_: Any) -> list[Any]:

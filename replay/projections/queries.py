@@ -60,13 +60,14 @@ def empty_account(name: str) -> dict[str, Any]:
             "next": None}  # fmt: skip
 
 
-def player_rounds(db: Any, player_id: str, after: str = "", limit: int = 50) -> list[dict]:
-    """The rounds a player played or banked, oldest first (``after`` a round's start time)."""
+def player_rounds(db: Any, player_id: str, after: int = 0, limit: int = 50) -> list[dict]:
+    """The rounds a player played or banked, in the order he joined them; ``after`` is the
+    ``joined`` position of the last round of the previous page."""
     columns = ("round_id", "player_id") + PLAYER_COLUMNS
     rows = db.read(
         f"SELECT p.{', p.'.join(columns)}, r.family, r.status, r.ended_at"
         " FROM view_round_players p JOIN view_rounds r ON r.round_id = p.round_id"
-        " WHERE p.player_id = ? AND p.started_at > ? ORDER BY p.started_at, p.round_id LIMIT ?",
+        " WHERE p.player_id = ? AND p.joined > ? ORDER BY p.joined LIMIT ?",
         (player_id, after, limit),
     )
     return _dicts(columns + ("family", "status", "ended_at"), rows)
