@@ -191,7 +191,8 @@ def round_history(args, table_id):
     ledger().get_table(str(table_id))  # 404 for a table that does not exist
     db, reached = read_models.views(args.get("position"))
     found = queries.table_rounds(db, str(table_id), args["after"], args["limit"])
-    return {"table_id": str(table_id), "rounds": found, "projected_to": reached}
+    following = found[-1]["number"] if len(found) == args["limit"] else None
+    return {"table_id": str(table_id), "rounds": found, "next": following, "projected_to": reached}
 
 
 @blp.route("/<uuid:table_id>/results")

@@ -103,6 +103,9 @@ class RoundSummarySchema(Schema):
 class TableRoundsSchema(Schema):
     table_id = fields.String(required=True)
     rounds = fields.List(fields.Nested(RoundSummarySchema), required=True)
+    next = fields.Integer(
+        allow_none=True, metadata={"description": "pass as `after` for the next page"}
+    )
     projected_to = fields.Integer(required=True, metadata=PROJECTED)
 
 
