@@ -32,7 +32,8 @@ def banner(app, host: str, port: int) -> None:
     url = f"http://{client_host}:{port}"
     print(
         f"Twenty-One Ledger on {describe(app.config['STORE_ENV'])} — point your client at "
-        f"{url}  (try: curl {url}/health)",
+        f"{url}  (try: curl {url}/health)\n"
+        f"API docs: {url}/docs   audit pages (sign in with a key): {url}/audit/login",
         flush=True,
     )
     secret = ensure_admin_key(app)
