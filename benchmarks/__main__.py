@@ -4,6 +4,7 @@ baseline measured in the same run; progress notes on stderr. See benchmarks/READ
     python -m benchmarks                      # everything, every store (a few minutes)
     BENCH_QUICK=1 python -m benchmarks        # tiny sizes: checks that it runs, nothing more
     python -m benchmarks --stores memory,sqlite --only throughput,history
+    python -m benchmarks --only replay --replay-events 100000   # a smaller history
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 
 from benchmarks.common import STORES, emit, note, postgres_unreachable, quick
 
-GROUPS = ("throughput", "history", "gym", "http")
+GROUPS = ("throughput", "history", "gym", "http", "replay")
 
 FULL = {
     "throughput": {"memory": 1000, "sqlite": 500, "postgres": 300},
@@ -59,7 +60,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--only",
         type=lambda t: _names(t, GROUPS, "--only"),
         default=",".join(GROUPS),
-        help="comma-separated groups: throughput, history, gym, http (default all)",
+        help="comma-separated groups: throughput, history, gym, http, replay (default all)",
+    )
+    parser.add_argument(
+        "--replay-events",
+        type=int,
+        default=None,
+        help="events in the replay group's history (default 1,000,000, 3,000 with --quick; "
+        "also BENCH_REPLAY_EVENTS)",
     )
     return parser
 
@@ -100,6 +108,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from benchmarks.http_load import bench_http
 
         bench_http(args.quick or quick())
+    if "replay" in groups:  # SQLite and PostgreSQL only
+        from benchmarks.replay_scale import bench_replay, events_asked
+
+        bench_replay(events_asked(bool(args.quick or quick()), args.replay_events), args.stores)
     return 0
 
 

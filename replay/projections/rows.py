@@ -48,11 +48,6 @@ class Rows:
         if self.group is not None:
             self.groups.setdefault(key[self.group], set()).add(key)
 
-    def put(self, key: Any, row: list[Any]) -> list[Any]:
-        """Cache ``row`` as the stored row of ``key`` (not dirty)."""
-        self._cache(key, row)
-        return row
-
     def drop_group(self, value: Any) -> None:
         """Forget (uncached, not dirty) every row whose key has ``value`` in ``group``."""
         for key in self.groups.pop(value, ()):

@@ -77,9 +77,12 @@ class Projections:
             return
         views = self.views
         with views._lock:
+            # One process at a time checks versions and creates tables: two at once would
+            # collide on PostgreSQL's catalogue, or one would drop what the other just made.
             if views.kind == "postgres":
-                # Two processes creating the same table at once would collide on its type.
                 views.execute("SELECT pg_advisory_xact_lock(217021)")
+            else:
+                views.execute("BEGIN IMMEDIATE")
             views.execute(
                 f"CREATE TABLE IF NOT EXISTS {TRACKING} (name TEXT PRIMARY KEY,"
                 " version BIGINT NOT NULL, position BIGINT NOT NULL)"
