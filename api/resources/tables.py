@@ -187,11 +187,14 @@ def start_round(body, table_id):
 @blp.response(200, TableRoundsSchema)
 def round_history(args, table_id):
     """The table's rounds in order, each with its players' stakes and nets (from the history
-    projection; no cards, so every role may read it)."""
+    projection; no cards). A player key sees only his own part of each round."""
     ledger().get_table(str(table_id))  # 404 for a table that does not exist
     db, reached = read_models.views(args.get("position"))
     found = queries.table_rounds(db, str(table_id), args["after"], args["limit"])
     following = found[-1]["number"] if len(found) == args["limit"] else None
+    if g.key.role == "player":  # who played is public at the table; what he won is his own
+        for rnd in found:
+            rnd["players"] = [p for p in rnd["players"] if is_player(p["player_id"])]
     return {"table_id": str(table_id), "rounds": found, "next": following, "projected_to": reached}
 
 

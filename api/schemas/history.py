@@ -21,7 +21,7 @@ class ReadArgsSchema(Schema):
 class MovementArgsSchema(ReadArgsSchema):
     after = fields.Integer(
         load_default=0,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=2**63 - 1),
         metadata={"description": "a movement's seq: the page starts after it"},
     )
 
@@ -29,7 +29,7 @@ class MovementArgsSchema(ReadArgsSchema):
 class RoundArgsSchema(ReadArgsSchema):
     after = fields.Integer(
         load_default=0,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=2**63 - 1),
         metadata={"description": "a round number: the page starts after it"},
     )
 

@@ -126,7 +126,7 @@ def cmd_project(args: argparse.Namespace, env: Mapping[str, str] | None = None) 
                 before, started = proj.position(), time.perf_counter()
                 try:
                     with progress_bar("projecting", sys.stderr) as progress:
-                        proj.catch_up(progress=progress)
+                        proj.catch_up(progress=progress, stop=lambda: stop["now"])
                 except ProjectionBusy:
                     pass  # another projector is folding this batch; ours resumes after it
                 after = proj.position()

@@ -59,7 +59,7 @@ class ViewDatabase:
             try:
                 yield self
             except BaseException:
-                self._conn().rollback()
+                self.rollback()
                 raise
             else:
                 self._conn().commit()
@@ -134,9 +134,20 @@ class ViewDatabase:
     def read(self, statement: str, params: Sequence[Any] = ()) -> list[tuple]:
         """A read outside any write transaction (it sees only committed rows)."""
         with self._lock:
-            rows = self.execute(statement, params)
+            try:
+                rows = self.execute(statement, params)
+            except BaseException:
+                self.rollback()  # or every later statement on this connection fails too
+                raise
             self._conn().commit()  # end the implicit read transaction
             return rows
+
+    def rollback(self) -> None:
+        with self._lock:
+            try:
+                self._conn().rollback()
+            except Exception:  # a connection already gone: the next use opens another
+                self.close()
 
     def close(self) -> None:
         with self._lock:
@@ -197,7 +208,10 @@ class PostgresViews(ViewDatabase):
 
     def _conn(self) -> Any:
         # Opened on first use: an API process that never reads a projection holds no
-        # connection beyond its ledger's pool.
+        # connection beyond its ledger's pool. Opened again when the server dropped it
+        # (a restart, an idle timeout): otherwise every later read would fail.
+        if self._connection is not None and (self._connection.closed or self._connection.broken):
+            self._connection = None
         if self._connection is None:
             env, psycopg = self._env, self._psycopg
             self._connection = psycopg.connect(
@@ -304,6 +318,9 @@ class PostgresViews(ViewDatabase):
         except self._psycopg.errors.LockNotAvailable as error:
             conn.rollback()
             raise ProjectionBusy(str(error).strip()) from None
+        # The short wait was for the projections' lock only; the batch itself may wait as
+        # long as any writer would.
+        conn.execute("SET LOCAL lock_timeout = '30s'")
 
 
 def _upsert(table: str, key: Sequence[str], columns: Sequence[str]) -> str:

@@ -77,31 +77,38 @@ class Projections:
             return
         views = self.views
         with views._lock:
-            # One process at a time checks versions and creates tables: two at once would
-            # collide on PostgreSQL's catalogue, or one would drop what the other just made.
-            if views.kind == "postgres":
-                views.execute("SELECT pg_advisory_xact_lock(217021)")
-            else:
-                views.execute("BEGIN IMMEDIATE")
-            views.execute(
-                f"CREATE TABLE IF NOT EXISTS {TRACKING} (name TEXT PRIMARY KEY,"
-                " version BIGINT NOT NULL, position BIGINT NOT NULL)"
-            )
-            known = dict(views.execute(f"SELECT name, version FROM {TRACKING}"))
-            for projector in self.projectors:
-                if known.get(projector.name) != projector.version:
-                    for table in projector.tables:
-                        views.execute(f"DROP TABLE IF EXISTS {table}")
-                    views.execute(
-                        f"INSERT INTO {TRACKING} (name, version, position) VALUES (?, ?, 0)"
-                        " ON CONFLICT (name) DO UPDATE SET version = excluded.version,"
-                        " position = 0",
-                        (projector.name, projector.version),
-                    )
-                for statement in projector.ddl:
-                    views.execute(statement)
-            views._conn().commit()
+            try:
+                self._create_tables_locked(views)
+            except BaseException:
+                views.rollback()
+                raise
         self._ready = True
+
+    def _create_tables_locked(self, views: ViewDatabase) -> None:
+        # One process at a time checks versions and creates tables: two at once would
+        # collide on PostgreSQL's catalogue, or one would drop what the other just made.
+        if views.kind == "postgres":
+            views.execute("SELECT pg_advisory_xact_lock(217021)")
+        else:
+            views._begin(5.0)  # SQLite's write lock (ProjectionBusy if another holds it)
+        views.execute(
+            f"CREATE TABLE IF NOT EXISTS {TRACKING} (name TEXT PRIMARY KEY,"
+            " version BIGINT NOT NULL, position BIGINT NOT NULL)"
+        )
+        known = dict(views.execute(f"SELECT name, version FROM {TRACKING}"))
+        for projector in self.projectors:
+            if known.get(projector.name) != projector.version:
+                for table in projector.tables:
+                    views.execute(f"DROP TABLE IF EXISTS {table}")
+                views.execute(
+                    f"INSERT INTO {TRACKING} (name, version, position) VALUES (?, ?, 0)"
+                    " ON CONFLICT (name) DO UPDATE SET version = excluded.version,"
+                    " position = 0",
+                    (projector.name, projector.version),
+                )
+            for statement in projector.ddl:
+                views.execute(statement)
+        views._conn().commit()
 
     # -- where the projections stand -------------------------------------------------------
 
@@ -126,50 +133,63 @@ class Projections:
         *,
         lock_timeout: float = 5.0,
         progress: Progress | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> int:
         """Fold every event up to ``until`` (default: the head now); return the position all
         projections have reached. Raises :class:`ProjectionBusy` if another projector holds
-        the lock longer than ``lock_timeout``."""
+        the lock longer than ``lock_timeout``. ``stop()``, asked after every batch, ends the
+        catch-up early (a worker told to shut down)."""
         self._create_tables()
         head = self.head()
         target = head if until is None else min(until, head)
+        reached = self.position()
+        if reached >= target:
+            return reached  # nothing new: no lock taken, no writer kept waiting
         folded = 0
         while True:
             reached, count = self._one_batch(target, lock_timeout)
             folded += count
             if progress is not None:
                 progress(reached, target, folded)
-            if reached >= target:
+            if reached >= target or (stop is not None and stop()):
                 return reached
 
     def _one_batch(self, target: int, lock_timeout: float) -> tuple[int, int]:
-        try:
-            with self.views.transaction(lock_timeout) as db:
-                rows = db.execute(f"SELECT name, position FROM {TRACKING}")
-                ours = set(self.names())
-                positions = {name: int(pos) for name, pos in rows if name in ours}
-                if positions != self._committed:
-                    for projector in self.projectors:
-                        projector.clear()
-                start = min(positions[p.name] for p in self.projectors)
-                if start >= target:
-                    self._committed = positions
-                    return start, 0
-                page = self.app.recorder.select_notifications(
-                    start=start + 1, limit=self.batch, stop=target
-                )
-                end = page[-1].id if len(page) == self.batch else target
-                count = self._fold(page, positions)
+        # The process-wide lock is held until the bookkeeping below is done: a thread that
+        # took it between a rollback and the reset would trust caches the failed batch left.
+        with self.views._lock:
+            try:
+                return self._fold_batch(target, lock_timeout)
+            except BaseException:
+                self._committed = None
                 for projector in self.projectors:
-                    projector.flush()
-                moved = {name: max(pos, end) for name, pos in positions.items()}
-                db.executemany(
-                    f"UPDATE {TRACKING} SET position = ? WHERE name = ?",
-                    [(moved[p.name], p.name) for p in self.projectors],
-                )
-        except BaseException:
-            self._committed = None
-            raise
+                    projector.clear()
+                raise
+
+    def _fold_batch(self, target: int, lock_timeout: float) -> tuple[int, int]:
+        with self.views.transaction(lock_timeout) as db:
+            rows = db.execute(f"SELECT name, position FROM {TRACKING}")
+            ours = set(self.names())
+            positions = {name: int(pos) for name, pos in rows if name in ours}
+            if positions != self._committed:
+                for projector in self.projectors:
+                    projector.clear()
+            start = min(positions[p.name] for p in self.projectors)
+            if start >= target:
+                self._committed = positions
+                return start, 0
+            page = self.app.recorder.select_notifications(
+                start=start + 1, limit=self.batch, stop=target
+            )
+            end = page[-1].id if len(page) == self.batch else target
+            count = self._fold(page, positions)
+            for projector in self.projectors:
+                projector.flush()
+            moved = {name: max(pos, end) for name, pos in positions.items()}
+            db.executemany(
+                f"UPDATE {TRACKING} SET position = ? WHERE name = ?",
+                [(moved[p.name], p.name) for p in self.projectors],
+            )
         self._committed = moved
         return end, count
 

@@ -187,7 +187,7 @@ def test_a_players_rounds_show_what_he_staked_and_netted_in_a_casino_double_down
 
 def test_a_tables_rounds_list_each_round_with_its_players_stakes_and_nets(http):
     t = casino_double_down(http)
-    found = http.get(f"/v1/tables/{t.table_id}/rounds", key=http.keys["Eve"])
+    found = http.get(f"/v1/tables/{t.table_id}/rounds", key=http.keys["auditor"])
     assert found["table_id"] == t.table_id
     [rnd] = found["rounds"]
     assert rnd["round_id"] == t.rid and rnd["number"] == 1 and rnd["dealer"] == "house"
@@ -209,6 +209,11 @@ def test_a_tables_rounds_list_each_round_with_its_players_stakes_and_nets(http):
             "net": 300,
         },
     }
+    # A player sees the rounds, but only his own part of each: what others won is theirs.
+    [mine] = http.get(f"/v1/tables/{t.table_id}/rounds", key=http.keys["Ann"])["rounds"]
+    assert mine["players"] == [players[t.ids["Ann"]]]
+    [outsider] = http.get(f"/v1/tables/{t.table_id}/rounds", key=http.keys["Eve"])["rounds"]
+    assert outsider["round_id"] == t.rid and outsider["players"] == []
     # The next round shows as open until it ends.
     t.start(["TC", "9D", "8H", "7C", "8S", "9C"])
     rounds = http.get(f"/v1/tables/{t.table_id}/rounds")["rounds"]
