@@ -16,22 +16,11 @@ from uuid import UUID
 from ledger import accounts
 from ledger.domain.chain import canonical
 from replay.event_schemas import ENVELOPE_FIELDS, SCHEMA_VERSION, event_topics
+from replay.store import notifications
 
-BATCH = 1000
 ROUND_STARTED = event_topics()["Round.Started"]
 SHOE_COMMITTED = event_topics()["Shoe.Committed"]
 WALLET_TRANSFER = event_topics()["Player.FundsTransferred"]
-
-
-def notifications(app: Any, topics: tuple[str, ...] = (), batch: int = BATCH) -> Iterator[Any]:
-    """The notification log in global order, read in pages (optionally of some topics)."""
-    start = 1
-    while True:
-        page = app.recorder.select_notifications(start=start, limit=batch, topics=topics)
-        if not page:
-            return
-        yield from page
-        start = page[-1].id + 1
 
 
 def line_object(notification: Any, event: Any) -> dict[str, Any]:

@@ -26,11 +26,11 @@ def ledger(env: Mapping[str, str] | None = None) -> Iterator[TwentyOneLedger]:
         app.close()
 
 
-def notifications(app: Any, batch: int = 1000) -> Iterator[Any]:
-    """Every stored event in global order (the notification log), read in batches."""
+def notifications(app: Any, topics: tuple[str, ...] = (), batch: int = 1000) -> Iterator[Any]:
+    """Every stored event (or those of ``topics``) in global order, read in pages."""
     start = 1
     while True:
-        items = app.recorder.select_notifications(start=start, limit=batch)
+        items = app.recorder.select_notifications(start=start, limit=batch, topics=topics)
         if not items:
             return
         yield from items
