@@ -7,6 +7,20 @@ from marshmallow import Schema, fields, validate
 PROJECTED = {"description": "the position the read models had reached when answering"}
 
 
+class ProjectedSchema(Schema):
+    """What every read-model answer carries: the position it reflects."""
+
+    projected_to = fields.Integer(required=True, metadata=PROJECTED)
+
+
+class PageSchema(ProjectedSchema):
+    """A page of a read-model list."""
+
+    next = fields.Integer(
+        allow_none=True, metadata={"description": "pass as `after` for the next page"}
+    )
+
+
 class ReadArgsSchema(Schema):
     position = fields.Integer(
         validate=validate.Range(min=0, max=2**63 - 1),
@@ -58,7 +72,7 @@ class MovementSchema(Schema):
     round_id = fields.String(required=True)
 
 
-class AccountSchema(Schema):
+class AccountSchema(PageSchema):
     account = fields.String(required=True)
     balance = fields.Integer(required=True)
     held = fields.Integer(
@@ -66,10 +80,6 @@ class AccountSchema(Schema):
     )
     movements_total = fields.Integer(required=True)
     movements = fields.List(fields.Nested(MovementSchema), required=True)
-    next = fields.Integer(
-        allow_none=True, metadata={"description": "pass as `after` for the next page"}
-    )
-    projected_to = fields.Integer(required=True, metadata=PROJECTED)
 
 
 class BankrollSchema(AccountSchema):
@@ -100,13 +110,9 @@ class RoundSummarySchema(Schema):
     players = fields.List(fields.Nested(RoundPlayerSchema), required=True)
 
 
-class TableRoundsSchema(Schema):
+class TableRoundsSchema(PageSchema):
     table_id = fields.String(required=True)
     rounds = fields.List(fields.Nested(RoundSummarySchema), required=True)
-    next = fields.Integer(
-        allow_none=True, metadata={"description": "pass as `after` for the next page"}
-    )
-    projected_to = fields.Integer(required=True, metadata=PROJECTED)
 
 
 class PlayerRoundSchema(Schema):
@@ -128,16 +134,12 @@ class PlayerRoundSchema(Schema):
     net = fields.Integer(required=True)
 
 
-class PlayerRoundsSchema(Schema):
+class PlayerRoundsSchema(PageSchema):
     player_id = fields.String(required=True)
     rounds = fields.List(fields.Nested(PlayerRoundSchema), required=True)
-    next = fields.Integer(
-        allow_none=True, metadata={"description": "pass as `after` for the next page"}
-    )
-    projected_to = fields.Integer(required=True, metadata=PROJECTED)
 
 
-class TableResultsSchema(Schema):
+class TableResultsSchema(ProjectedSchema):
     table_id = fields.String(required=True)
     name = fields.String(required=True)
     family = fields.String(required=True)
@@ -155,7 +157,6 @@ class TableResultsSchema(Schema):
     banker_net = fields.Integer(required=True, metadata={"description": "private families"})
     house_net = fields.Integer(required=True, metadata={"description": "casino"})
     pool_balance = fields.Integer(required=True, metadata={"description": "VU-27/28"})
-    projected_to = fields.Integer(required=True, metadata=PROJECTED)
 
 
 class TrailEntrySchema(Schema):
@@ -174,7 +175,6 @@ class TrailEntrySchema(Schema):
     hash = fields.String(required=True)
 
 
-class TrailSchema(Schema):
+class TrailSchema(ProjectedSchema):
     round_id = fields.String(required=True)
     entries = fields.List(fields.Nested(TrailEntrySchema), required=True)
-    projected_to = fields.Integer(required=True, metadata=PROJECTED)

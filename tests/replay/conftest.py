@@ -6,6 +6,10 @@ from pathlib import Path
 
 import pytest
 
+# The projections' shared fixtures: one history per store (module-scoped) and a live ledger
+# with its projections, used by every test_projection*.py.
+from test_projections import live, projected  # noqa: F401
+
 HERE = Path(__file__).parent
 
 

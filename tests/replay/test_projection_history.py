@@ -9,31 +9,14 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from test_projections import FAMILIES, STORES, event_log, fund, history_on
+from test_projections import FAMILIES, event_log, fund
 
 from ledger.application import TwentyOneLedger
 from ledger.balances import fold_balances, transfers
-from replay.projections import open_projections
 from replay.projections import queries as q
 from replay.projections.projector import event_name
 
 STAKES = ("StakePlaced", "StakeRaised")
-
-
-@pytest.fixture(scope="module", params=STORES)
-def projected(request, tmp_path_factory):
-    yield from history_on(request.param, tmp_path_factory)
-
-
-@pytest.fixture
-def live(store_env):
-    app = TwentyOneLedger(env=store_env)
-    proj = open_projections(app, store_env)
-    try:
-        yield app, proj
-    finally:
-        proj.close()
-        app.close()
 
 
 def wallet_nets(app: TwentyOneLedger) -> dict[tuple[str, str], int]:

@@ -5,11 +5,11 @@ import threading
 
 import psycopg
 import pytest
+from test_projection_exactly_once import DiskFull, app, play_some  # noqa: F401
+from test_projections import rebuilt, snapshot
 
 from replay.projections import open_projections
 from replay.projections.database import open_views
-from tests.replay.test_projection_exactly_once import DiskFull, app, play_some  # noqa: F401
-from tests.replay.test_projections import rebuilt, snapshot
 
 
 def test_a_thread_waiting_while_a_batch_fails_does_not_reuse_what_the_batch_left(
