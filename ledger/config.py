@@ -29,7 +29,12 @@ POSTGRES_DEFAULTS: dict[str, str] = {
     "POSTGRES_PASSWORD": "",
 }
 # Passed through only when set, so eventsourcing's own defaults apply otherwise.
-POSTGRES_OPTIONAL = ("POSTGRES_SCHEMA", "POSTGRES_POOL_SIZE", "POSTGRES_MAX_OVERFLOW")
+POSTGRES_OPTIONAL = (
+    "POSTGRES_SCHEMA",
+    "POSTGRES_POOL_SIZE",
+    "POSTGRES_MAX_OVERFLOW",
+    "POSTGRES_CONNECT_TIMEOUT",
+)
 
 _TRUE = frozenset({"1", "true", "yes", "on", "y", "t"})
 _FALSE = frozenset({"0", "false", "no", "off", "n", "f", ""})
@@ -109,7 +114,12 @@ def store_env(
             value = source.get(name)
             if value is not None and value.strip():
                 env[name] = value.strip()
-        for name in ("POSTGRES_PORT", "POSTGRES_POOL_SIZE", "POSTGRES_MAX_OVERFLOW"):
+        for name in (
+            "POSTGRES_PORT",
+            "POSTGRES_POOL_SIZE",
+            "POSTGRES_MAX_OVERFLOW",
+            "POSTGRES_CONNECT_TIMEOUT",
+        ):
             if name in env:
                 env_int(name, 0, env)  # fail here, naming the variable, not deep in a pool
 
