@@ -1,38 +1,63 @@
 """The audit trail of each round: every event of the round's stream and every wallet transfer
 made for the round, in global order, with UTC time, actor, hand, card, amount, clauses, the
 event's own fields and its hash, so a disputed hand can be read (and its chain re-checked)
-from one indexed table without replaying the store."""
+from one indexed row without replaying the store.
+
+One row per round, its entries as JSON lines appended batch by batch: a round is always read
+whole, and one row written per round and batch, rather than one per event, keeps a rebuild
+cheap. Each line holds the event's fields as stored (``FactDecoder.stored_json``: the
+recorded bytes, not decoded and encoded again); ``entry`` reads a line into the answer an
+auditor gets.
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
-from ledger.domain.chain import canonical
-from replay.event_schemas import ENVELOPE_FIELDS
-from replay.projections.projector import Handler, Projector
+import orjson
 
-ENVELOPE = tuple(ENVELOPE_FIELDS)
+from replay.event_schemas import ENVELOPE_FIELDS
+from replay.projections.facts import unwrap
+from replay.projections.projector import Handler, Projector, event_name, stored_only
+
+# Appending a batch's entries to what earlier batches wrote of the same round.
+APPEND = {
+    "events": "{table}.events + excluded.events",
+    "entries": "{table}.entries || excluded.entries",
+}
+
+
+def entry(line: str | bytes) -> dict[str, Any]:
+    """One line of a round's trail as the API and the audit page show it."""
+    stored = orjson.loads(line)
+    fields = unwrap(stored["event"])
+    data = {k: v for k, v in fields.items() if k not in ENVELOPE_FIELDS}
+    clauses = fields.get("clauses") or ([fields["clause"]] if fields.get("clause") else [])
+    return {
+        "position": stored["position"], "stream": stored["stream"],
+        "version": stored["version"], "time": fields["timestamp"], "type": stored["type"],
+        "actor": fields.get("actor", ""), "hand": fields.get("hand", ""),
+        "card": fields.get("card", ""), "amount": fields.get("amount"),
+        "clauses": " ".join(clauses), "data": data,
+        "prev_hash": fields["prev_hash"], "hash": fields["hash"],
+    }  # fmt: skip
 
 
 class AuditTrail(Projector):
     name = "audit_trail"
+    # 2: one row per round, its entries as JSON lines (1 had a row per entry).
+    version = 2
     ddl = (
         "CREATE TABLE IF NOT EXISTS view_audit_trail ("
-        " round_id TEXT NOT NULL, position BIGINT NOT NULL, stream TEXT NOT NULL,"
-        " version BIGINT NOT NULL, time TEXT NOT NULL, type TEXT NOT NULL, actor TEXT NOT NULL,"
-        " hand TEXT NOT NULL, card TEXT NOT NULL, amount BIGINT, clauses TEXT NOT NULL,"
-        " data TEXT NOT NULL, prev_hash TEXT NOT NULL, hash TEXT NOT NULL,"
-        " PRIMARY KEY (round_id, position))",
+        " round_id TEXT PRIMARY KEY, events BIGINT NOT NULL, position BIGINT NOT NULL,"
+        " entries TEXT NOT NULL)",
     )
-    _columns = (
-        "round_id", "position", "stream", "version", "time", "type", "actor", "hand", "card",
-        "amount", "clauses", "data", "prev_hash", "hash",
-    )  # fmt: skip
 
     def __init__(self) -> None:
         super().__init__()
-        self.pending: list[tuple] = []
-        self._round_events: dict[str, Handler] = {}
+        self.pending: dict[str, list[bytes]] = defaultdict(list)
+        self.last: dict[str, int] = {}
 
     def handlers(self) -> dict[str, Handler]:
         from ledger.domain.round import Round
@@ -44,30 +69,32 @@ class AuditTrail(Projector):
         }
         return {**every, "Player.FundsTransferred": self.wallet_transfer}
 
+    @stored_only
     def round_event(self, event: Any, n: Any) -> None:
-        stream = str(n.originator_id)
-        self._add(stream, stream, event, n)
+        self._add(self.decoder.text(n.originator_id), n)
 
     def wallet_transfer(self, event: Any, n: Any) -> None:
         if event.round_id:
-            self._add(event.round_id, str(n.originator_id), event, n)
+            self._add(event.round_id, n)
 
-    def _add(self, round_id: str, stream: str, event: Any, n: Any) -> None:
-        fields = vars(event)
-        data = fields.copy()  # the event's own fields: all but the envelope's
-        for name in ENVELOPE:
-            data.pop(name, None)
-        clauses = fields.get("clauses") or ([fields["clause"]] if fields.get("clause") else [])
-        self.pending.append(
-            (round_id, n.id, stream, n.originator_version, event.timestamp.isoformat(),
-             type(event).__qualname__, fields.get("actor", ""), fields.get("hand", ""),
-             fields.get("card", ""), fields.get("amount"), " ".join(clauses),
-             canonical(data).decode(), fields["prev_hash"], fields["hash"])
+    def _add(self, round_id: str, n: Any) -> None:
+        head = b'{"position":%d,"stream":"%s","version":%d,"type":"%s","event":' % (
+            n.id, self.decoder.text(n.originator_id).encode(), n.originator_version,
+            event_name(n.topic).encode(),
         )  # fmt: skip
+        self.pending[round_id].append(head + self.decoder.stored_json(n) + b"}")
+        self.last[round_id] = n.id
 
     def clear(self) -> None:
         self.pending.clear()
+        self.last.clear()
 
     def flush(self) -> None:
-        self.db.insert("view_audit_trail", self._columns, self.pending)
-        self.pending.clear()
+        rows = [
+            (round_id, len(lines), self.last[round_id], b"\n".join(lines).decode() + "\n")
+            for round_id, lines in self.pending.items()
+        ]
+        self.db.upsert(
+            "view_audit_trail", ("round_id",), ("events", "position", "entries"), rows, APPEND
+        )
+        self.clear()

@@ -70,18 +70,18 @@ class Bankroll(Projector):
 
     def prefetch(self, batch: list[tuple[Any, Any]]) -> None:
         accounts, holds = [], []
-        for event, n in batch:
+        for event, _ in batch:
             if hasattr(event, "from_account"):
                 accounts += (event.from_account, event.to_account)
             elif type(event).__qualname__ in HOLD_EVENTS:
-                rid = str(n.originator_id)
+                rid = event.originator_id
                 holds += ((rid, event.hand if hasattr(event, "hand") else BANK), (rid, BANK))
         self.accounts.prefetch(self.db, accounts)
         self.holds.prefetch(self.db, holds)
 
     def transferred(self, event: Any, n: Any) -> None:
-        time = event.timestamp.isoformat()
-        stream = str(n.originator_id)
+        time = event.timestamp
+        stream = event.originator_id
         for account, change in (
             (event.from_account, -event.amount),
             (event.to_account, event.amount),
@@ -101,36 +101,36 @@ class Bankroll(Projector):
     # folded from the round's stream alone, so they never depend on the order in which one
     # command's wallet transfers were stored around the round's events.
 
-    def _hold(self, n: Any, hand: str) -> list[Any]:
-        key = (str(n.originator_id), hand)
+    def _hold(self, event: Any, hand: str) -> list[Any]:
+        key = (event.originator_id, hand)
         self.holds.touch(key)
         return self.holds.get(self.db, key)
 
     def round_started(self, event: Any, n: Any) -> None:
         if event.dealer != HOUSE:  # a player banks: his cover is held too (no-credit tables)
-            self._hold(n, BANK)[0] = f"player:{event.dealer}"
+            self._hold(event, BANK)[0] = f"player:{event.dealer}"
 
     def stake_placed(self, event: Any, n: Any) -> None:
-        row = self._hold(n, event.hand)
+        row = self._hold(event, event.hand)
         row[0] = f"player:{event.player}"
         row[1] += event.held
 
     def stake_raised(self, event: Any, n: Any) -> None:
-        self._hold(n, event.hand)[1] += event.held
+        self._hold(event, event.hand)[1] += event.held
 
     def hold_adjusted(self, event: Any, n: Any) -> None:
-        self._hold(n, event.hand)[1] += event.amount
+        self._hold(event, event.hand)[1] += event.amount
 
     def hand_settled(self, event: Any, n: Any) -> None:
-        self._hold(n, event.hand)[1] = 0
+        self._hold(event, event.hand)[1] = 0
         if event.from_bank_cover:
-            self._hold(n, BANK)[1] -= event.from_bank_cover
+            self._hold(event, BANK)[1] -= event.from_bank_cover
 
     def bank_covered(self, event: Any, n: Any) -> None:
-        self._hold(n, BANK)[1] += event.amount
+        self._hold(event, BANK)[1] += event.amount
 
     def round_ended(self, event: Any, n: Any) -> None:
-        round_id = str(event.originator_id)
+        round_id = event.originator_id
         self.holds.drop_group(round_id)
         self.ended.append(round_id)
 

@@ -118,11 +118,13 @@ class ViewDatabase:
         key: Sequence[str],
         columns: Sequence[str],
         rows: Sequence[Sequence[Any]],
+        merge: Mapping[str, str] | None = None,
     ) -> None:
         """Write ``rows`` (the key's values, then the columns'), replacing rows with the same
-        key. No two of ``rows`` may share a key."""
+        key, or where ``merge`` gives a column an expression (of ``{table}.column`` and
+        ``excluded.column``), setting it to that. No two of ``rows`` may share a key."""
         if rows:
-            self.executemany(_upsert(table, key, columns), rows)
+            self.executemany(_upsert(table, key, columns, merge), rows)
 
     def delete_in(self, table: str, column: str, values: Sequence[Any]) -> None:
         """Delete every row whose ``column`` is one of ``values``."""
@@ -166,6 +168,9 @@ class SQLiteViews(ViewDatabase):
         )
         if path != ":memory:" and "mode=memory" not in path:
             self._connection.execute("PRAGMA journal_mode=WAL")
+            # Checkpoint after 64 MB of log rather than SQLite's 4 MB: a batch rewrites the
+            # same index pages again and again, and each checkpoint copies them once.
+            self._connection.execute("PRAGMA wal_autocheckpoint=16384")
         self._connection.execute("PRAGMA synchronous=NORMAL")
 
     def _conn(self) -> Any:
@@ -284,6 +289,7 @@ class PostgresViews(ViewDatabase):
         key: Sequence[str],
         columns: Sequence[str],
         rows: Sequence[Sequence[Any]],
+        merge: Mapping[str, str] | None = None,
     ) -> None:
         # COPY into a scratch table of this session, then one INSERT … SELECT … ON CONFLICT:
         # several times faster than a multi-row VALUES or arrays (psycopg dumps an array's
@@ -292,7 +298,7 @@ class PostgresViews(ViewDatabase):
             return
         every = ", ".join((*key, *columns))
         stage = f"stage_{table}"
-        updates = ", ".join(f"{c} = excluded.{c}" for c in columns)
+        updates = _updates(table, columns, merge)
         with self._lock:
             with self._conn().cursor() as cursor:
                 # Created in the transaction (so gone again if it rolls back) when missing;
@@ -323,11 +329,21 @@ class PostgresViews(ViewDatabase):
         conn.execute("SET LOCAL lock_timeout = '30s'")
 
 
-def _upsert(table: str, key: Sequence[str], columns: Sequence[str]) -> str:
+def _updates(table: str, columns: Sequence[str], merge: Mapping[str, str] | None) -> str:
+    merge = merge or {}
+    return ", ".join(
+        f"{c} = {merge[c].format(table=table)}" if c in merge else f"{c} = excluded.{c}"
+        for c in columns
+    )
+
+
+def _upsert(
+    table: str, key: Sequence[str], columns: Sequence[str], merge: Mapping[str, str] | None
+) -> str:
     """``INSERT … VALUES (…) ON CONFLICT (key) DO UPDATE`` of one row."""
     every = ", ".join((*key, *columns))
     marks = ", ".join("?" * (len(key) + len(columns)))
-    updates = ", ".join(f"{c} = excluded.{c}" for c in columns)
+    updates = _updates(table, columns, merge)
     return (
         f"INSERT INTO {table} ({every}) VALUES ({marks}) "
         f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET {updates}"

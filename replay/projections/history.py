@@ -109,10 +109,10 @@ class History(Projector):
 
     def prefetch(self, batch: list[tuple[Any, Any]]) -> None:
         rounds, hands, tables, players = set(), set(), set(), set()
-        for event, n in batch:
+        for event, _ in batch:
             name = type(event).__qualname__
             if name.startswith("Round."):
-                rid = str(n.originator_id)
+                rid = event.originator_id
                 rounds.add(rid)
                 hand = getattr(event, "hand", None)
                 if hand is not None and hand not in DEALER_HANDS:
@@ -124,7 +124,7 @@ class History(Projector):
                 elif name == "Round.HandOpened":
                     players.add((rid, event.player))
             elif name.startswith("Table."):
-                tables.add(str(n.originator_id))
+                tables.add(event.originator_id)
             if hasattr(event, "from_account"):
                 if event.round_id:
                     rounds.add(event.round_id)
@@ -147,16 +147,16 @@ class History(Projector):
         return self.tables_.get(self.db, table_id)
 
     def table_opened(self, event: Any, n: Any) -> None:
-        row = self._table(str(n.originator_id))
-        row[0], row[1], row[2] = event.name, event.rules["family"], event.timestamp.isoformat()
+        row = self._table(event.originator_id)
+        row[0], row[1], row[2] = event.name, event.rules["family"], event.timestamp
 
     def table_closed(self, event: Any, n: Any) -> None:
-        self._table(str(n.originator_id))[T_CLOSED] = event.timestamp.isoformat()
+        self._table(event.originator_id)[T_CLOSED] = event.timestamp
 
     # -- rounds and hands ------------------------------------------------------------------
 
-    def _round(self, n: Any) -> tuple[str, list[Any]]:
-        rid = str(n.originator_id)
+    def _round(self, event: Any, n: Any) -> tuple[str, list[Any]]:
+        rid = event.originator_id
         self.rounds.touch(rid)
         row = self.rounds.get(self.db, rid)
         row[R_POS] = n.id
@@ -174,9 +174,9 @@ class History(Projector):
         return row
 
     def started(self, event: Any, n: Any) -> None:
-        rid, row = self._round(n)
+        rid, row = self._round(event, n)
         table_id = str(event.table_id)
-        when = event.timestamp.isoformat()
+        when = event.timestamp
         row[:7] = [table_id, event.number, event.rules["family"], event.dealer, when, "", "open"]
         self._table(table_id)[T_ROUNDS] += 1
         if event.dealer != HOUSE:
@@ -193,11 +193,11 @@ class History(Projector):
         self._player(rid, rnd, player, "punter", n)[P_HANDS] += 1
 
     def hand_opened(self, event: Any, n: Any) -> None:
-        rid, rnd = self._round(n)
+        rid, rnd = self._round(event, n)
         self._open_hand(rid, rnd, event.hand, event.player, event.seat, n)
 
     def hand_split(self, event: Any, n: Any) -> None:
-        rid, rnd = self._round(n)
+        rid, rnd = self._round(event, n)
         first = self.hands.get(self.db, (rid, event.hand))
         self._open_hand(rid, rnd, event.new_hand, first[H_PLAYER], first[1], n)
 
@@ -207,7 +207,7 @@ class History(Projector):
         return self.hands.get(self.db, key)
 
     def staked(self, event: Any, n: Any) -> None:
-        rid, rnd = self._round(n)
+        rid, rnd = self._round(event, n)
         hand = self._hand(rid, event.hand)
         hand[H_STAKE] += event.amount
         self._player(rid, rnd, hand[H_PLAYER], "punter", n)[P_STAKED] += event.amount
@@ -215,27 +215,27 @@ class History(Projector):
             self._table(rnd[R_TABLE])[T_STAKED] += event.amount
 
     def natural(self, event: Any, n: Any) -> None:
-        rid, rnd = self._round(n)
+        rid, rnd = self._round(event, n)
         if event.hand not in DEALER_HANDS:
             self._hand(rid, event.hand)[H_NATURAL] = 1
         self._table(rnd[R_TABLE])[T_NATURALS] += 1
 
     def bust(self, event: Any, n: Any) -> None:
-        rid, rnd = self._round(n)
+        rid, rnd = self._round(event, n)
         if event.hand not in DEALER_HANDS:
             self._hand(rid, event.hand)[H_BUST] = 1
         self._table(rnd[R_TABLE])[T_BUSTS] += 1
 
     def settled(self, event: Any, n: Any) -> None:
-        rid, rnd = self._round(n)
+        rid, rnd = self._round(event, n)
         hand = self._hand(rid, event.hand)
         hand[H_OUTCOME], hand[H_NET] = event.outcome, event.amount
         hand[H_CLAUSES] = " ".join(event.clauses)
         rnd[R_SETTLED] += 1
 
     def ended(self, event: Any, n: Any) -> None:
-        _, rnd = self._round(n)
-        rnd[R_ENDED_AT], rnd[R_STATUS] = event.timestamp.isoformat(), "ended"
+        _, rnd = self._round(event, n)
+        rnd[R_ENDED_AT], rnd[R_STATUS] = event.timestamp, "ended"
         rnd[R_PASSES] = event.clause if event.passes_deal else ""
 
     # -- money -----------------------------------------------------------------------------

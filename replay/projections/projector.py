@@ -15,6 +15,13 @@ from replay.projections.rows import Rows
 Handler = Callable[[Any, Any], None]  # (event, notification)
 
 
+def stored_only(handler: Handler) -> Handler:
+    """Mark a handler that reads only the stored event (``n``): the runner then decodes
+    no event for it, and passes None as the event unless another handler needed it."""
+    handler.stored_only = True  # type: ignore[attr-defined]
+    return handler
+
+
 def event_name(topic: str) -> str:
     """``Round.StakePlaced`` from ``ledger.domain.round:Round.StakePlaced``."""
     return topic.rpartition(":")[2]
@@ -30,6 +37,7 @@ class Projector:
     def __init__(self) -> None:
         self.rows: list[Rows] = []
         self.db: Any = None
+        self.decoder: Any = None  # the runner's FactDecoder
 
     @property
     def tables(self) -> list[str]:

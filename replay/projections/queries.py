@@ -8,17 +8,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-import orjson
-
+from replay.projections.audit_trail import entry
 from replay.projections.history import HAND_COLUMNS, PLAYER_COLUMNS, ROUND_COLUMNS, TABLE_COLUMNS
 
 MOVEMENT_COLUMNS = (
     "seq", "position", "time", "stream", "version", "from_account", "to_account", "amount",
     "change", "balance", "clause", "memo", "round_id",
-)  # fmt: skip
-TRAIL_COLUMNS = (
-    "position", "stream", "version", "time", "type", "actor", "hand", "card", "amount",
-    "clauses", "data", "prev_hash", "hash",
 )  # fmt: skip
 
 
@@ -137,12 +132,9 @@ def empty_results(table: Any) -> dict[str, Any]:
 
 
 def round_trail(db: Any, round_id: str) -> list[dict]:
-    rows = db.read(
-        f"SELECT {', '.join(TRAIL_COLUMNS)} FROM view_audit_trail WHERE round_id = ?"
-        " ORDER BY position",
-        (round_id,),
-    )
-    entries = _dicts(TRAIL_COLUMNS, rows)
-    for entry in entries:
-        entry["data"] = orjson.loads(entry["data"])
-    return entries
+    """Every entry of the round's trail, in global order (empty for a round not projected)."""
+    rows = db.read("SELECT entries FROM view_audit_trail WHERE round_id = ?", (round_id,))
+    if not rows:
+        return []
+    # split("\n"), not splitlines(): canonical JSON keeps U+2028 and the like unescaped.
+    return [entry(line) for line in rows[0][0].split("\n") if line]

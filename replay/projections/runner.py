@@ -22,6 +22,7 @@ from typing import Any
 from replay.projections.audit_trail import AuditTrail
 from replay.projections.bankroll import Bankroll
 from replay.projections.database import ProjectionBusy, ViewDatabase
+from replay.projections.facts import FactDecoder
 from replay.projections.history import History
 from replay.projections.projector import Handler, Projector, event_name
 
@@ -59,13 +60,15 @@ class Projections:
         self.views = views
         self.projectors = list(projectors) if projectors is not None else default_projectors()
         self.batch = batch
+        self.decode = FactDecoder(app.mapper)
         self._routes: dict[str, list[tuple[str, Handler]]] = {}
         for projector in self.projectors:
             projector.db = views
+            projector.decoder = self.decode
             for name, handler in projector.handlers().items():
                 self._routes.setdefault(name, []).append((projector.name, handler))
-        # _routes by full topic, with the handlers alone: found once per topic, not per event
-        self._by_topic: dict[str, tuple[list[tuple[str, Handler]], tuple[Handler, ...]]] = {}
+        # _routes by full topic (see _route): found once per topic, not per event
+        self._by_topic: dict[str, tuple[list[tuple[str, Handler]], tuple[Handler, ...], bool]] = {}
         self._committed: dict[str, int] | None = None
         self._ready = False
 
@@ -194,7 +197,8 @@ class Projections:
         return end, count
 
     def _fold(self, page: Sequence[Any], positions: dict[str, int]) -> int:
-        to_event = self.app.mapper.to_domain_event
+        decode = self.decode
+        decode.forget()  # the last batch's stream ids
         routes = self._by_topic
         lagging = min(positions.values()) != max(positions.values())
         pairs: list[tuple[Any, Any]] = []
@@ -203,14 +207,15 @@ class Projections:
             found = routes.get(n.topic)
             if found is None:
                 found = routes[n.topic] = self._route(n.topic)
-            route, route_handlers = found
+            route, route_handlers, needs_event = found
             if not route:
                 continue
             if lagging:  # after a rebuild of some projections only: the others skip ahead
                 route_handlers = tuple(h for name, h in route if positions[name] < n.id)
                 if not route_handlers:
                     continue
-            pairs.append((to_event(n), n))
+                needs_event = _needs_event(route_handlers)
+            pairs.append((decode(n) if needs_event else None, n))
             handlers.append(route_handlers)
         for projector in self.projectors:
             projector.prefetch(pairs)
@@ -219,11 +224,12 @@ class Projections:
                 handler(event, n)
         return len(pairs)
 
-    def _route(self, topic: str) -> tuple[list[tuple[str, Handler]], tuple[Handler, ...]]:
-        """The (projection, handler) pairs an event of ``topic`` goes to (maybe none), and
-        the handlers alone."""
+    def _route(self, topic: str) -> tuple[list[tuple[str, Handler]], tuple[Handler, ...], bool]:
+        """The (projection, handler) pairs an event of ``topic`` goes to (maybe none), the
+        handlers alone, and whether any of them reads the decoded event."""
         route = self._routes.get(event_name(topic), [])
-        return route, tuple(h for _, h in route)
+        alone = tuple(h for _, h in route)
+        return route, alone, _needs_event(alone)
 
     # -- reads that must see a write -------------------------------------------------------
 
@@ -282,3 +288,7 @@ class Projections:
 
     def close(self) -> None:
         self.views.close()
+
+
+def _needs_event(handlers: Iterable[Handler]) -> bool:
+    return not all(getattr(h, "stored_only", False) for h in handlers)

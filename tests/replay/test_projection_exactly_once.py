@@ -127,7 +127,7 @@ def test_catching_up_in_small_steps_between_commands_gives_the_rows_of_one_rebui
         proj.catch_up()
         incremental = snapshot(proj)
         assert incremental == rebuilt(app, store_env)
-        assert len(incremental["view_audit_trail"]) > 200
+        assert sum(row[1] for row in incremental["view_audit_trail"]) > 200  # entries
     finally:
         proj.close()
 
