@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from decimal import Decimal
 from enum import Enum
 from typing import Any
 from uuid import UUID
@@ -36,7 +37,12 @@ def _uuid_text(hex_: str) -> str:
 
 
 # What the stored JSON wraps as {"_type_": name, "_data_": text}, as the same value made plain.
-_UNWRAP: dict[str, Callable[[str], str]] = {"uuid_hex": _uuid_text, "datetime_iso": str}
+# A Decimal stays its exact text (``plain`` writes the same): JSON numbers would round it.
+_UNWRAP: dict[str, Callable[[str], str]] = {
+    "uuid_hex": _uuid_text,
+    "datetime_iso": str,
+    "decimal_str": str,
+}
 
 
 class _Unreadable(Exception):
@@ -69,6 +75,8 @@ def plain(value: Any) -> Any:
         return value.isoformat()
     if isinstance(value, Enum):
         return value.value
+    if isinstance(value, Decimal):
+        return str(value)
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
