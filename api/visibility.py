@@ -10,10 +10,9 @@ cards lie on the table. The shoe's seed never lives in a round, so it cannot lea
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any, Protocol
-from uuid import UUID
 
+from ledger.domain.chain import plain
 from ledger.domain.round import DEALER, DEALER_SECOND, Round
 
 HIDDEN = "??"
@@ -143,19 +142,6 @@ class _CardTracker:
         elif name == "TwoCardsResolved" and state.get("rejected"):
             cards = self.cards[hand]
             del cards[len(cards) - 1 - cards[::-1].index(state["rejected"])]
-
-
-def plain(value: Any) -> Any:
-    """JSON-ready: UUIDs and times as text, containers copied."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    if isinstance(value, UUID):
-        return str(value)
-    if isinstance(value, datetime):
-        return value.isoformat()
-    return value
 
 
 def event_record(event: Any, position: int | None = None) -> dict[str, Any]:

@@ -10,25 +10,13 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
-from ledger.domain.chain import project
+from ledger.domain.chain import plain, project
 from ledger.domain.round import Round
 from ledger.domain.table import Table
 
 
 class NotFound(LookupError):
     pass
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, UUID):
-        return str(value)
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 def state_of(aggregate: Any) -> dict[str, Any]:
@@ -40,7 +28,7 @@ def state_of(aggregate: Any) -> dict[str, Any]:
     }
     for key, value in vars(aggregate).items():
         if not key.startswith("_"):
-            out[key] = _plain(value)
+            out[key] = plain(value)
     return out
 
 

@@ -8,6 +8,7 @@ import hashlib
 import json
 from collections.abc import Iterable
 from datetime import datetime
+from decimal import Decimal
 from enum import Enum
 from typing import Any
 from uuid import UUID
@@ -28,6 +29,20 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
     raise TypeError(f"cannot encode {type(value).__name__} canonically")
+
+
+def plain(value: Any) -> Any:
+    """JSON-ready: UUIDs, times and enums as ``canonical`` writes them, a Decimal as its exact
+    text, containers copied (keys as text)."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, UUID | datetime | Enum):
+        return _plain(value)
+    return value
 
 
 def canonical(fields: dict[str, Any]) -> bytes:

@@ -13,15 +13,13 @@ decoded by the mapper and then made plain.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
-from decimal import Decimal
-from enum import Enum
 from typing import Any
 from uuid import UUID
 
 import orjson
 from eventsourcing.persistence import JSONTranscoder
 
+from ledger.domain.chain import plain
 from replay.projections.projector import event_name
 
 _TYPE = b'"_type_"'
@@ -67,23 +65,6 @@ def _unwrap(value: Any) -> Any:
     return value
 
 
-def plain(value: Any) -> Any:
-    """A decoded domain value as the stored JSON's plain equivalent."""
-    if isinstance(value, UUID):
-        return str(value)
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
-
-
 class FactDecoder:
     """Stored event → :class:`Fact`, for one application's mapper."""
 
@@ -123,7 +104,7 @@ class FactDecoder:
         if self._as_stored(topic):
             fields = self._fast(stored.state)
         if fields is None:
-            fields = {k: plain(v) for k, v in vars(self.mapper.to_domain_event(stored)).items()}
+            fields = self._mapped(stored)
         fields["originator_id"] = self.text(stored.originator_id)
         fields["originator_version"] = stored.originator_version
         fact = object.__new__(self.fact_class(topic))
@@ -136,8 +117,11 @@ class FactDecoder:
         :func:`unwrap` makes plain), else the mapper's decoding made plain."""
         if self._as_stored(stored.topic):
             return stored.state
-        fields = vars(self.mapper.to_domain_event(stored))
-        return orjson.dumps({k: plain(v) for k, v in fields.items()})
+        return orjson.dumps(self._mapped(stored))
+
+    def _mapped(self, stored: Any) -> dict[str, Any]:
+        """The mapper's decoding (decrypted, decompressed, upcast), every value made plain."""
+        return plain(vars(self.mapper.to_domain_event(stored)))
 
     def _fast(self, state: bytes) -> dict[str, Any] | None:
         fields = orjson.loads(state)
