@@ -21,6 +21,8 @@ from replay.event_schemas import ENVELOPE_FIELDS
 from replay.projections.facts import unwrap
 from replay.projections.projector import Handler, Projector, event_name, stored_only
 
+COLUMNS = ("events", "position", "entries")
+MAX_WRITTEN = 2_000_000  # round ids remembered (see ``complete``) before falling back to upserts
 # Appending a batch's entries to what earlier batches wrote of the same round.
 APPEND = {
     "events": "{table}.events + excluded.events",
@@ -58,6 +60,11 @@ class AuditTrail(Projector):
         super().__init__()
         self.pending: dict[str, list[bytes]] = defaultdict(list)
         self.last: dict[str, int] = {}
+        # As ``Rows.complete``: while the table holds only rows this process wrote since it
+        # was empty, ``written`` names them, and a round not among them is inserted whole
+        # rather than appended to (on PostgreSQL a COPY, not a staged upsert).
+        self.complete = False
+        self.written: set[str] = set()
 
     def handlers(self) -> dict[str, Handler]:
         from ledger.domain.round import Round
@@ -71,7 +78,7 @@ class AuditTrail(Projector):
 
     @stored_only
     def round_event(self, event: Any, n: Any) -> None:
-        self._add(self.decoder.text(n.originator_id), n)
+        self._add(n.originator_id, n)
 
     def wallet_transfer(self, event: Any, n: Any) -> None:
         if event.round_id:
@@ -79,7 +86,7 @@ class AuditTrail(Projector):
 
     def _add(self, round_id: str, n: Any) -> None:
         head = b'{"position":%d,"stream":"%s","version":%d,"type":"%s","event":' % (
-            n.id, self.decoder.text(n.originator_id).encode(), n.originator_version,
+            n.id, n.originator_id.encode(), n.originator_version,
             event_name(n.topic).encode(),
         )  # fmt: skip
         self.pending[round_id].append(head + self.decoder.stored_json(n) + b"}")
@@ -88,13 +95,24 @@ class AuditTrail(Projector):
     def clear(self) -> None:
         self.pending.clear()
         self.last.clear()
+        self.complete = False
+        self.written.clear()
+
+    def begin(self, db: Any) -> None:
+        self.complete = db.is_empty("view_audit_trail")
 
     def flush(self) -> None:
-        rows = [
-            (round_id, len(lines), self.last[round_id], b"\n".join(lines).decode() + "\n")
-            for round_id, lines in self.pending.items()
-        ]
-        self.db.upsert(
-            "view_audit_trail", ("round_id",), ("events", "position", "entries"), rows, APPEND
-        )
-        self.clear()
+        added, changed = [], []
+        written = self.written if self.complete else None
+        for round_id, lines in self.pending.items():
+            row = (round_id, len(lines), self.last[round_id], b"\n".join(lines).decode() + "\n")
+            (changed if written is None or round_id in written else added).append(row)
+        self.db.insert("view_audit_trail", ("round_id", *COLUMNS), added)
+        self.db.upsert("view_audit_trail", ("round_id",), COLUMNS, changed, APPEND)
+        if written is not None:
+            written.update(self.pending)
+            if len(written) > MAX_WRITTEN:
+                self.complete = False
+                written.clear()
+        self.pending.clear()
+        self.last.clear()

@@ -69,6 +69,8 @@ class Bankroll(Projector):
         }
 
     def prefetch(self, batch: list[tuple[Any, Any]]) -> None:
+        if self.cached_whole():
+            return
         accounts, holds = [], []
         for event, _ in batch:
             if hasattr(event, "from_account"):

@@ -126,6 +126,9 @@ class ViewDatabase:
         if rows:
             self.executemany(_upsert(table, key, columns, merge), rows)
 
+    def is_empty(self, table: str) -> bool:
+        return not self.execute(f"SELECT 1 FROM {table} LIMIT 1")
+
     def delete_in(self, table: str, column: str, values: Sequence[Any]) -> None:
         """Delete every row whose ``column`` is one of ``values``."""
         for start in range(0, len(values), CHUNK):
@@ -233,7 +236,20 @@ class PostgresViews(ViewDatabase):
                 statement = psycopg.sql.SQL("SET search_path TO {}")
                 self._connection.execute(statement.format(psycopg.sql.Identifier(schema)))
                 self._connection.commit()
+            self._compress_fast(self._connection)
         return self._connection
+
+    def _compress_fast(self, connection: Any) -> None:
+        """Compress long values (the audit trail's entries) with lz4 rather than the default
+        pglz: on a rebuild the server spends a fifth of its time compressing with pglz, and
+        lz4 is several times faster for a slightly larger table. A server built without lz4
+        keeps pglz."""
+        try:
+            connection.execute("SET default_toast_compression = 'lz4'")
+        except self._psycopg.errors.InvalidParameterValue:
+            connection.rollback()
+        else:
+            connection.commit()
 
     def close(self) -> None:
         with self._lock:

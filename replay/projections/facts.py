@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-from uuid import UUID
 
 import orjson
 from eventsourcing.persistence import JSONTranscoder
@@ -77,19 +76,6 @@ class FactDecoder:
         )
         self._classes: dict[str, type[Fact]] = {}
         self._readable: dict[str, bool] = {}
-        self._texts: dict[UUID, str] = {}
-
-    def text(self, originator_id: UUID) -> str:
-        """``str(originator_id)``, remembered: a stream's id is made text once per batch,
-        not once per event and reader (``UUID.__str__`` is slow Python)."""
-        text = self._texts.get(originator_id)
-        if text is None:
-            text = self._texts[originator_id] = str(originator_id)
-        return text
-
-    def forget(self) -> None:
-        """Drop the remembered texts (between batches, so they never grow without bound)."""
-        self._texts.clear()
 
     def fact_class(self, topic: str) -> type[Fact]:
         cls = self._classes.get(topic)
@@ -105,7 +91,8 @@ class FactDecoder:
             fields = self._fast(stored.state)
         if fields is None:
             fields = self._mapped(stored)
-        fields["originator_id"] = self.text(stored.originator_id)
+        oid = stored.originator_id  # text from ``replay.event_rows``, a UUID from a recorder
+        fields["originator_id"] = oid if type(oid) is str else str(oid)
         fields["originator_version"] = stored.originator_version
         fact = object.__new__(self.fact_class(topic))
         fact.__dict__ = fields

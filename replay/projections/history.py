@@ -108,6 +108,8 @@ class History(Projector):
     # -- bulk reads ------------------------------------------------------------------------
 
     def prefetch(self, batch: list[tuple[Any, Any]]) -> None:
+        if self.cached_whole():
+            return
         rounds, hands, tables, players = set(), set(), set(), set()
         for event, _ in batch:
             name = type(event).__qualname__

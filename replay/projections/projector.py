@@ -54,6 +54,15 @@ class Projector:
         for rows in self.rows:
             rows.clear()
 
+    def begin(self, db: Any) -> None:
+        """After :meth:`clear`, in the batch's transaction: learn what the tables hold."""
+        for rows in self.rows:
+            rows.begin(db)
+
+    def cached_whole(self) -> bool:
+        """Whether every row of every table is cached (a prefetch has nothing to read)."""
+        return all(rows.complete for rows in self.rows)
+
     def flush(self) -> None:
         for rows in self.rows:
             rows.flush(self.db)

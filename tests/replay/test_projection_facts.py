@@ -14,7 +14,7 @@ import json
 from datetime import date
 from types import SimpleNamespace
 from typing import Any
-from uuid import UUID, uuid4
+from uuid import uuid4
 
 import orjson
 import pytest
@@ -23,6 +23,7 @@ from eventsourcing.persistence import (
     DecimalAsStr,
     JSONTranscoder,
     Mapper,
+    StoredEvent,
     Transcoding,
     UUIDAsHex,
 )
@@ -32,6 +33,7 @@ from test_projections import event_log, play_history, snapshot
 from ledger.application import TwentyOneLedger
 from ledger.balances import fold_balances
 from ledger.domain.round import Round
+from replay.event_rows import page_reader
 from replay.projections import open_projections
 from replay.projections import queries as q
 from replay.projections.facts import FactDecoder, plain, unwrap
@@ -226,19 +228,45 @@ def test_a_decimal_is_its_exact_text_on_either_path():
     assert unwrap(orjson.loads(decode.stored_json(n)))["amount"] == "1.50"
 
 
-# -- originator ids as text ----------------------------------------------------------------
+# -- the rows the projectors read (replay/event_rows.py) ----------------------------------------
 
 
-def test_an_originator_id_is_made_text_once_until_forgotten():
-    made = []
+def test_the_page_reader_gives_the_recorders_notifications_with_text_stream_ids(projected):
+    app, _, _ = projected
+    read = page_reader(app.recorder)
+    head = app.recorder.max_notification_id()
+    notes = app.recorder.select_notifications(start=1, limit=head)
+    rows = read(1, head, head)
+    assert len(rows) == len(notes) == head
+    for row, n in zip(rows, notes):
+        assert type(row.originator_id) is str
+        assert row == (n.id, str(n.originator_id), n.originator_version, n.topic, n.state)
+        assert vars(FactDecoder(app.mapper)(row)) == vars(FactDecoder(app.mapper)(n))
 
-    class CountedUUID(UUID):
-        def __str__(self) -> str:
-            made.append(self)
-            return super().__str__()
 
-    oid, decode = CountedUUID(int=uuid4().int), FactDecoder(RecordingMapper())
-    assert decode.text(oid) == decode.text(oid) == str(UUID(int=oid.int))
-    assert len(made) == 1
-    decode.forget()
-    assert decode.text(oid) == str(UUID(int=oid.int)) and len(made) == 2
+def test_the_page_reader_keeps_to_its_start_limit_and_stop(projected):
+    app, _, _ = projected
+    read = page_reader(app.recorder)
+    head = app.recorder.max_notification_id()
+    assert [r.id for r in read(3, 4, head)] == [3, 4, 5, 6]
+    assert [r.id for r in read(3, 100, 5)] == [3, 4, 5]
+    assert read(head + 1, 10, head + 5) == []
+
+
+@pytest.mark.parametrize("store_env", ["sqlite"], indirect=True)
+def test_the_sqlite_page_reader_spells_every_stored_uuid_as_the_recorder_reads_it(store_env):
+    app = TwentyOneLedger(env=store_env)
+    try:
+        oid = uuid4()
+        spellings = [oid, str(oid).upper(), "{" + str(oid) + "}"]  # what a UUID column may hold
+        app.recorder.insert_events(
+            [StoredEvent(id_, 1, STAKE, b"{}") for id_ in spellings[1:]]
+            + [StoredEvent(oid, 2, STAKE, b"{}")]
+        )
+        head = app.recorder.max_notification_id()
+        rows = page_reader(app.recorder)(1, head, head)
+        notes = app.recorder.select_notifications(start=1, limit=head)
+        assert [r.originator_id for r in rows] == [str(n.originator_id) for n in notes]
+        assert {r.originator_id for r in rows} == {str(oid)}
+    finally:
+        app.close()
