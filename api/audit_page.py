@@ -15,6 +15,7 @@ inline SVG) and the Content-Security-Policy forbids loading anything else.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -41,7 +42,10 @@ _HEADERS = {
         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    # same-origin, not no-referrer: the sign-in form's POST then carries this site's Origin
+    # (under no-referrer a browser sends "Origin: null", which a sandboxed frame on another
+    # site sends too), while no address of a round leaves for another site.
+    "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
 _TITLES = {401: "Sign-in needed", 403: "Not allowed", 404: "Not found", 409: "Conflict"}
@@ -101,11 +105,45 @@ def safe_next(value: str | None) -> str:
 
 
 def _cross_site() -> bool:
-    """Whether a sign-in POST came from another site's page (login CSRF)."""
+    """Whether a sign-in POST may have come from another site's page (login CSRF): the
+    browser says so (``Sec-Fetch-Site``), or its ``Origin`` is another host or opaque
+    (``null``: a sandboxed frame, a ``data:`` or ``file:`` page, a redirect from elsewhere).
+    No ``Origin`` at all is a client that is not a browser: the key it posts is its proof."""
     if request.headers.get("Sec-Fetch-Site") in ("cross-site", "same-site"):
         return True
     origin = request.headers.get("Origin")
-    return bool(origin) and origin != "null" and urlsplit(origin).netloc != request.host
+    if origin is None:
+        return False
+    return origin == "null" or urlsplit(origin).netloc != request.host
+
+
+COOKIE_SECURE = ("auto", "true", "false")
+
+
+def cookie_secure_setting(config: Any, environ: Any) -> str:
+    """``AUDIT_COOKIE_SECURE`` (app config, else the environment): ``auto`` (the default)
+    marks the cookie ``Secure`` when the request came over HTTPS as the server sees it
+    (gunicorn trusts ``X-Forwarded-Proto`` from ``FORWARDED_ALLOW_IPS``); ``true`` always,
+    for a TLS proxy the server cannot see; ``false`` never."""
+    raw = config.get("AUDIT_COOKIE_SECURE")
+    if raw is None:
+        raw = environ.get("AUDIT_COOKIE_SECURE", "auto")
+    value = str(raw).strip().lower() or "auto"
+    if value not in COOKIE_SECURE:
+        raise ValueError(f"AUDIT_COOKIE_SECURE must be one of auto, true, false; not {raw!r}")
+    return value
+
+
+@bp.record_once
+def _check_settings(state: Any) -> None:
+    # A bad value stops the app at start, not at the first sign-in.
+    app = state.app
+    app.config["AUDIT_COOKIE_SECURE"] = cookie_secure_setting(app.config, os.environ)
+
+
+def _secure_cookie() -> bool:
+    setting = current_app.config["AUDIT_COOKIE_SECURE"]
+    return request.is_secure if setting == "auto" else setting == "true"
 
 
 # -- pages -------------------------------------------------------------------------------
@@ -193,7 +231,7 @@ def login() -> Response:
         path=COOKIE_PATH,
         httponly=True,
         samesite="Strict",
-        secure=request.is_secure,
+        secure=_secure_cookie(),
     )
     return response
 
@@ -203,5 +241,7 @@ def logout() -> Response:
     if _cross_site():
         return error_page(403, "Sign out from this site's own pages.")
     response = redirect(url_for(".login_form"), 303)
-    response.delete_cookie(COOKIE, path=COOKIE_PATH, httponly=True, samesite="Strict")
+    response.delete_cookie(
+        COOKIE, path=COOKIE_PATH, httponly=True, samesite="Strict", secure=_secure_cookie()
+    )
     return response

@@ -281,11 +281,67 @@ def test_sign_in_never_redirects_off_the_audit_pages(http, target):
 
 
 def test_a_sign_in_posted_from_another_site_is_refused(http):
-    for headers in ({"Sec-Fetch-Site": "cross-site"}, {"Origin": "https://evil.example"}):
+    for headers in (
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Origin": "https://evil.example"},
+        {"Origin": "null"},  # a sandboxed frame or a data: page on another site
+        {"Origin": "null", "Sec-Fetch-Site": "same-origin"},
+    ):
         response = http.client.post(
             "/audit/login", data={"key": http.admin, "next": HOME}, headers=headers
         )
-        assert response.status_code == 403 and "Set-Cookie" not in response.headers
+        assert response.status_code == 403 and "Set-Cookie" not in response.headers, headers
+
+
+def test_the_pages_own_form_posts_its_origin_and_signs_in(http):
+    form = http.client.get("/audit/login")
+    # same-origin: the browser posts the form with this site's Origin (no-referrer made it null)
+    assert form.headers["Referrer-Policy"] == "same-origin"
+    assert '<meta name="referrer" content="same-origin">' in form.get_data(as_text=True)
+    for headers in ({"Origin": "http://localhost", "Sec-Fetch-Site": "same-origin"}, {}):
+        response = http.client.post(
+            "/audit/login", data={"key": http.admin, "next": HOME}, headers=headers
+        )
+        assert response.status_code == 303 and f"{COOKIE}=" in response.headers["Set-Cookie"]
+
+
+def cookie_of_sign_in(app, make_key, setting: str | None, scheme: str) -> str:
+    if setting is not None:
+        app.config["AUDIT_COOKIE_SECURE"] = setting
+    client = app.test_client()
+    response = client.post(
+        "/audit/login",
+        data={"key": make_key("auditor"), "next": HOME},
+        base_url=f"{scheme}://localhost",
+    )
+    assert response.status_code == 303
+    return response.headers["Set-Cookie"]
+
+
+@pytest.mark.parametrize(
+    "setting, scheme, secure",
+    [
+        (None, "http", False),  # auto: as the request came
+        (None, "https", True),
+        ("true", "http", True),  # a TLS proxy the server cannot see
+        ("false", "https", False),
+    ],
+)
+def test_the_sign_in_cookie_is_secure_as_configured(app, make_key, setting, scheme, secure):
+    cookie = cookie_of_sign_in(app, make_key, setting, scheme)
+    assert ("; Secure" in cookie) is secure
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/audit" in cookie
+
+
+def test_a_bad_cookie_setting_stops_the_app_at_start(memory_env, monkeypatch):
+    from api import create_app
+
+    monkeypatch.setenv("AUDIT_COOKIE_SECURE", "sometimes")
+    with pytest.raises(ValueError, match="AUDIT_COOKIE_SECURE must be one of auto, true, false"):
+        create_app({"TESTING": True, "STORE_ENV": memory_env})
+    monkeypatch.setenv("AUDIT_COOKIE_SECURE", "TRUE")
+    app = create_app({"TESTING": True, "STORE_ENV": memory_env})
+    assert app.config["AUDIT_COOKIE_SECURE"] == "true"
 
 
 # -- self-contained, and not part of the API ------------------------------------------------
