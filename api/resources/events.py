@@ -61,11 +61,12 @@ def stream(args, table_id):
         cursor = after
         yield ": open\n\n"
         while True:
+            before = cursor
             items, cursor = table_page(app, tid, viewer, cursor, 100)
             for item in items:
                 body = json.dumps(item, separators=(",", ":"))
                 yield f"id: {item['position']}\nevent: {item['type']}\ndata: {body}\n\n"
-            if items:
+            if items or cursor != before:  # more to read now (a page stops after SCAN)
                 continue
             if time.monotonic() >= deadline:
                 return

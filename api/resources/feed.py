@@ -2,7 +2,10 @@
 (the table's own stream, its rounds' and its shoes'), masked for the caller.
 
 A page scans the store's notification log from the cursor and keeps the events of the
-table's aggregates, so the cursor is a notification position any poller can resume from."""
+table's aggregates, so the cursor is a notification position any poller can resume from.
+One request scans at most ``SCAN`` positions: a quiet table on a busy ledger answers an empty
+page whose cursor has moved past other tables' events, rather than reading the whole log in
+one request."""
 
 from __future__ import annotations
 
@@ -10,8 +13,10 @@ from typing import Any
 from uuid import UUID
 
 from api.visibility import CHAIN_FIELDS, event_record, event_views, sees_all
+from replay.event_rows import page_reader
 
 BATCH = 500
+SCAN = 20_000  # positions one page request reads at most
 REVEAL_FIELDS = ("server_seed", "fixed_order")
 
 
@@ -38,25 +43,28 @@ def _members(app: Any, table_id: UUID) -> tuple[set[UUID], set[UUID]]:
 def table_page(
     app: Any, table_id: str, viewer: Any, after: int, limit: int
 ) -> tuple[list[dict], int]:
-    """Up to ``limit`` events of the table after position ``after``, and the next cursor."""
+    """Up to ``limit`` events of the table after position ``after``, and the next cursor
+    (at most ``after + SCAN``)."""
     table = app.get_table(table_id)  # 404 for an unknown table
+    stop = min(app.recorder.max_notification_id() or 0, after + SCAN)
+    # Read after the head: a round's or a shoe's events up to it were written together with
+    # the table's event naming that round or shoe, so the table's stream names them all now.
+    members, rounds = _members(app, table.id)
+    wanted = {str(m) for m in members}
+    read = page_reader(app.recorder)
     found: list[tuple[int, Any]] = []
     cursor = after
-    rounds: set[UUID] = set()
-    while len(found) < limit:
-        notes = app.recorder.select_notifications(start=cursor + 1, limit=BATCH)
-        if not notes:
-            break
-        # Read after the batch: a round's events in it were written with its RoundOpened.
-        members, rounds = _members(app, table.id)
-        for note in notes:
-            cursor = note.id
-            if note.originator_id in members:
-                found.append((note.id, app.mapper.to_domain_event(note)))
+    while cursor < stop and len(found) < limit:
+        rows = read(cursor + 1, BATCH, stop)
+        for row in rows:
+            cursor = row.id
+            if row.originator_id in wanted:
+                stored = row._replace(originator_id=UUID(row.originator_id))
+                found.append((row.id, app.mapper.to_domain_event(stored)))
                 if len(found) == limit:
                     break
-        if len(notes) < BATCH:
-            break
+        if len(rows) < BATCH and len(found) < limit:
+            cursor = stop  # nothing more up to ``stop`` (positions may have gaps)
     return _masked(app, table, found, rounds, viewer), cursor
 
 

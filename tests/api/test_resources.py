@@ -181,6 +181,34 @@ def test_the_table_feed_pages_and_masks(http):
     http.get("/v1/tables/00000000-0000-0000-0000-000000000000/events", status=404)
 
 
+def test_a_quiet_tables_feed_reads_a_bounded_stretch_of_the_log_per_page(http, monkeypatch):
+    from api.resources import feed
+
+    quiet = open_table(http, "vingt-un")
+    quiet.start(["TC", "9D", "8H", "KC", "7D", "9C"])
+    busy = open_table(http, "casino", {"insurance": False})
+    busy.start(["TC", "9D", "8H", "7C", "8S", "9C"])  # other tables' events in between
+    http.ledger.place_stake(quiet.rid, quiet.ids["Ann"], 200)  # and the quiet table's again
+    path = f"/v1/tables/{quiet.table_id}/events"
+    everything = http.get(f"{path}?limit=1000", key=http.keys["auditor"])
+    head = http.ledger.recorder.max_notification_id()
+
+    reads: list[int] = []
+    members = feed._members
+    monkeypatch.setattr(feed, "_members", lambda *a: reads.append(1) or members(*a))
+    monkeypatch.setattr(feed, "SCAN", 9)
+    paged, after, pages = [], 0, 0
+    while after < head:
+        page = http.get(f"{path}?after={after}&limit=4", key=http.keys["auditor"])
+        assert after < page["next"] <= after + 9  # never more than SCAN positions a request
+        paged += page["items"]
+        after, pages = page["next"], pages + 1
+    assert paged == everything["items"] and len(reads) == pages  # the table read once a page
+    assert pages >= head // 9
+    ended = http.get(f"{path}?after={head}", key=http.keys["auditor"])
+    assert ended == {"items": [], "next": head}
+
+
 def test_the_sse_stream(http, client):
     t = open_table(http, "casino", {"insurance": False})
     t.start(["TC", "9D", "8H", "7C", "8S", "9C"])
