@@ -56,7 +56,7 @@ TABLES = (
 # Events per batch of the rebuild, and per page of the baseline's reads. The runner's default
 # (1,000) keeps a live catch-up's transactions short; a rebuild from scratch commits less often
 # with bigger batches (fewer commits and fewer WAL checkpoints on SQLite).
-BATCH = 5000
+BATCH = 20_000  # as `python -m replay rebuild` (replay.projections.cli.REBUILD_BATCH)
 
 
 # -- making the history ----------------------------------------------------------------------
