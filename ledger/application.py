@@ -640,13 +640,10 @@ class TwentyOneLedger(ConcurrentStartup, Application):
 
         def body(uow: UnitOfWork) -> dict:
             table = uow.table(table_id)
-            if table.family != "vingt-un":
-                raise RuleViolation("only a Vingt-un table keeps a pool", "VU-27")
+            table.require_pool()
             player = uow.player(recipient)
             pool = accounts.pool(table.id)
-            balance = self.account_balance(pool)
-            if balance < amount:
-                raise RuleViolation(f"the pool holds {balance}, not {amount}", "VU-28")
+            table.pay_from_pool(str(player.id), amount, self.account_balance(pool), reason, actor)
             Books(uow.player, table).transfer(
                 pool, player.account, amount, POOL_PAYOUT, f"pool payout: {reason}"
             )

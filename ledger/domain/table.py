@@ -92,6 +92,18 @@ class Table(ChainedAggregate):
         def apply(self, table: Table) -> None:
             table.dealer = self.buyer
 
+    class PoolPaid(ChainedAggregate.Event):
+        """VU-28: a payout from the table's pool, with the balance it was checked against.
+        Recorded on the table so that two payouts never both spend one balance: the second
+        to save conflicts on the table's version and is refused or tried again."""
+
+        recipient: str
+        amount: int
+        balance: int  # the pool's balance before this payout
+        reason: str
+        clause: str
+        actor: str
+
     class ShoeChanged(ChainedAggregate.Event):
         shoe_id: UUID
         nonce: int
@@ -174,6 +186,27 @@ class Table(ChainedAggregate):
         if self.current_round is not None:
             raise WrongPhase("a table closes between rounds; settle the round first", None)
         self.trigger_event(self.Closed, actor=actor)
+
+    def require_pool(self) -> None:
+        if self.family != "vingt-un":
+            raise RuleViolation("only a Vingt-un table keeps a pool", "VU-27")
+
+    def pay_from_pool(
+        self, recipient: str, amount: int, balance: int, reason: str, actor: str
+    ) -> None:
+        """Approve a payout of ``amount`` from a pool holding ``balance`` (VU-28)."""
+        self.require_pool()
+        if balance < amount:
+            raise RuleViolation(f"the pool holds {balance}, not {amount}", "VU-28")
+        self.trigger_event(
+            self.PoolPaid,
+            recipient=recipient,
+            amount=amount,
+            balance=balance,
+            reason=reason,
+            clause="VU-28",
+            actor=actor,
+        )
 
     def seat(self, player_id: str, seat: int, actor: str) -> None:
         self.check_open()

@@ -1018,6 +1018,15 @@ def test_VU_28_the_pool_pays_out_to_a_recipient_for_a_stated_reason(app, vingt_u
     ]
     assert "best hand of the evening" in payouts[0].memo
     assert t.pool() == 50
+    # The table itself records the payout and the balance it was checked against (VU-28).
+    (paid,) = of_type(list(app.events.get(UUID(t.table_id))), "PoolPaid")
+    assert (paid.recipient, paid.amount, paid.balance, paid.clause) == (
+        t.ids["B"],
+        150,
+        200,
+        "VU-28",
+    )
+    assert paid.reason == "best hand of the evening"
     assert t.deltas() == {"D": -100, "A": 100, "B": -50}
     t.assert_books_balance()
 

@@ -284,6 +284,31 @@ def test_two_withdrawals_of_the_whole_balance_pay_out_once(racers):
         racers.check_store()
 
 
+def test_two_pool_payouts_to_different_players_never_spend_the_pool_twice(racers):
+    """VU-28: the pool holds enough for one payout. Each payout touches another wallet, so
+    only the table's own record of the payout makes the second one see the first."""
+    for n in range(REPEATS):
+        app = racers.admin
+        dealer, ann, bob = (racers.player(f"{who} {n}", 10_000) for who in ("Dee", "Ann", "Bob"))
+        table = app.open_table("vingt-un", {"pool_ante": 300})["table_id"]
+        for seat, pid in enumerate((dealer, ann, bob), start=1):
+            app.seat_player(table, pid, seat)
+        app.choose_dealer(table, dealer)
+        app.start_round(table, actor=dealer)  # the two punters' antes: the pool holds 600
+        pool = accounts.pool(table)
+        assert fold_balances(app)[pool] == 600
+
+        outcomes = racers.race(
+            lambda app, t=table, ann=ann: app.pay_from_pool(t, ann, 400, "best hand"),
+            lambda app, t=table, bob=bob: app.pay_from_pool(t, bob, 400, "best hand"),
+        )
+        racers.one_applied(outcomes)
+
+        assert fold_balances(app)[pool] == 200
+        racers.check_store()
+    assert racers.losses["domain"] + racers.losses["concurrent"] == REPEATS
+
+
 def test_the_same_command_id_sent_twice_at_once_applies_once_and_answers_both(racers):
     """A client retrying with its command id while the first try is in flight: one write,
     and both calls get the first result."""
