@@ -28,9 +28,9 @@ POLL_SECONDS = 0.5
 def page(args, table_id):
     """The table's events after position ``after`` (masked for the caller); pass ``next``
     as ``after`` to get the following page. An empty page still advances ``next`` past
-    other tables' events."""
-    items, cursor = table_page(ledger(), str(table_id), g.key, args["after"], args["limit"])
-    return {"items": items, "next": cursor}
+    other tables' events; while ``more`` is true, ask again at once."""
+    items, cursor, more = table_page(ledger(), str(table_id), g.key, args["after"], args["limit"])
+    return {"items": items, "next": cursor, "more": more}
 
 
 @blp.route("/<uuid:table_id>/events/stream")
@@ -54,19 +54,18 @@ def stream(args, table_id):
         if not last.isdigit():
             raise InvalidCommand("Last-Event-ID must be a notification position")
         after = int(last)
-    table_page(app, tid, viewer, after, 1)  # an unknown table is a 404 now, not mid-stream
+    app.get_table(tid)  # an unknown table is a 404 now, not mid-stream
     deadline = time.monotonic() + args["timeout"]
 
     def events():
         cursor = after
         yield ": open\n\n"
         while True:
-            before = cursor
-            items, cursor = table_page(app, tid, viewer, cursor, 100)
+            items, cursor, more = table_page(app, tid, viewer, cursor, 100)
             for item in items:
                 body = json.dumps(item, separators=(",", ":"))
                 yield f"id: {item['position']}\nevent: {item['type']}\ndata: {body}\n\n"
-            if items or cursor != before:  # more to read now (a page stops after SCAN)
+            if more:  # a backlog: read on at once
                 continue
             if time.monotonic() >= deadline:
                 return

@@ -42,13 +42,16 @@ def _members(app: Any, table_id: UUID) -> tuple[set[UUID], set[UUID]]:
 
 def table_page(
     app: Any, table_id: str, viewer: Any, after: int, limit: int
-) -> tuple[list[dict], int]:
-    """Up to ``limit`` events of the table after position ``after``, and the next cursor
-    (at most ``after + SCAN``)."""
+) -> tuple[list[dict], int, bool]:
+    """Up to ``limit`` events of the table after position ``after``, the next cursor (at
+    most ``after + SCAN``), and whether the log held more after it when the page was read
+    (then read on at once; else the table has nothing new yet)."""
+    head = app.recorder.max_notification_id() or 0
+    stop = min(head, after + SCAN)
+    # Everything read after the head: a round's or a shoe's events up to it were written
+    # together with the table's event naming that round or shoe, so the table's stream
+    # names them all now, and the table's current round masks its shoes (``_masked``).
     table = app.get_table(table_id)  # 404 for an unknown table
-    stop = min(app.recorder.max_notification_id() or 0, after + SCAN)
-    # Read after the head: a round's or a shoe's events up to it were written together with
-    # the table's event naming that round or shoe, so the table's stream names them all now.
     members, rounds = _members(app, table.id)
     wanted = {str(m) for m in members}
     read = page_reader(app.recorder)
@@ -65,7 +68,7 @@ def table_page(
                     break
         if len(rows) < BATCH and len(found) < limit:
             cursor = stop  # nothing more up to ``stop`` (positions may have gaps)
-    return _masked(app, table, found, rounds, viewer), cursor
+    return _masked(app, table, found, rounds, viewer), cursor, cursor < head
 
 
 def _masked(app: Any, table: Any, found: list, rounds: set[UUID], viewer: Any) -> list[dict]:

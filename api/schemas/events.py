@@ -17,6 +17,13 @@ class EventSchema(Schema):
 class EventPageSchema(Schema):
     items = fields.List(fields.Nested(EventSchema), required=True)
     next = fields.Integer(required=True, metadata={"description": "pass as ?after= next time"})
+    more = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "the log held more after `next` when this page was read (a page"
+            " reads at most 20,000 positions): ask again at once; false: nothing new yet"
+        },
+    )
 
 
 class EventQuerySchema(Schema):

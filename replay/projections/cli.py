@@ -70,7 +70,7 @@ def _summary(proj: Any, folded_from: int, seconds: float) -> dict[str, Any]:
     }
 
 
-REBUILD_BATCH = 20_000  # a rebuild holds the lock per batch; larger ones: 20% faster on PostgreSQL
+REBUILD_BATCH = 20_000  # a rebuild holds the lock per batch; larger ones go faster on PostgreSQL
 
 
 def cmd_rebuild(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:

@@ -242,11 +242,11 @@ class PostgresViews(ViewDatabase):
     def _compress_fast(self, connection: Any) -> None:
         """Compress long values (the audit trail's entries) with lz4 rather than the default
         pglz: on a rebuild the server spends a fifth of its time compressing with pglz, and
-        lz4 is several times faster for a slightly larger table. A server built without lz4
-        keeps pglz."""
+        lz4 is several times faster for a slightly larger table. A server built without lz4,
+        or older than PostgreSQL 14 (no such setting), keeps pglz."""
         try:
             connection.execute("SET default_toast_compression = 'lz4'")
-        except self._psycopg.errors.InvalidParameterValue:
+        except self._psycopg.Error:
             connection.rollback()
         else:
             connection.commit()

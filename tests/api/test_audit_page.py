@@ -327,7 +327,10 @@ def cookie_of_sign_in(app, make_key, setting: str | None, scheme: str) -> str:
         ("false", "https", False),
     ],
 )
-def test_the_sign_in_cookie_is_secure_as_configured(app, make_key, setting, scheme, secure):
+def test_the_sign_in_cookie_is_secure_as_configured(
+    app, make_key, setting, scheme, secure, monkeypatch
+):
+    monkeypatch.delenv("AUDIT_COOKIE_SECURE", raising=False)
     cookie = cookie_of_sign_in(app, make_key, setting, scheme)
     assert ("; Secure" in cookie) is secure
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/audit" in cookie

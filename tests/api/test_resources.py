@@ -201,12 +201,22 @@ def test_a_quiet_tables_feed_reads_a_bounded_stretch_of_the_log_per_page(http, m
     while after < head:
         page = http.get(f"{path}?after={after}&limit=4", key=http.keys["auditor"])
         assert after < page["next"] <= after + 9  # never more than SCAN positions a request
+        assert page["more"] is (page["next"] < head)
         paged += page["items"]
         after, pages = page["next"], pages + 1
     assert paged == everything["items"] and len(reads) == pages  # the table read once a page
     assert pages >= head // 9
     ended = http.get(f"{path}?after={head}", key=http.keys["auditor"])
-    assert ended == {"items": [], "next": head}
+    assert ended == {"items": [], "next": head, "more": False}
+    # The live stream reads a backlog page after page without waiting, then stops at its
+    # timeout once it has caught up.
+    stream = http.client.get(
+        f"{path}/stream?timeout=0", headers={"Authorization": f"Bearer {http.keys['auditor']}"}
+    )
+    ids = [b.split("\n")[0] for b in stream.get_data(as_text=True).split("\n\n")]
+    assert [i for i in ids if i.startswith("id:")] == [
+        f"id: {e['position']}" for e in everything["items"]
+    ]
 
 
 def test_the_sse_stream(http, client):

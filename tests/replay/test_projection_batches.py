@@ -153,6 +153,9 @@ def test_no_garbage_collection_runs_inside_a_batch_and_it_resumes_after(app, sto
 def test_the_trails_long_entries_are_stored_lz4_compressed_on_postgresql(app, store_env):
     proj = open_projections(app, store_env)
     try:
+        (setting,) = proj.views.read("SHOW default_toast_compression")[0]
+        if setting != "lz4":
+            pytest.skip(f"this PostgreSQL server cannot compress with lz4 (it uses {setting})")
         proj.rebuild()
         methods = proj.views.read(
             "SELECT DISTINCT pg_column_compression(entries) FROM view_audit_trail"
