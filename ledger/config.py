@@ -16,8 +16,10 @@ from pathlib import Path
 STORES: dict[str, str] = {
     "memory": "ledger.memory_store",
     "sqlite": "eventsourcing.sqlite",
-    "postgres": "eventsourcing.postgres",
+    "postgres": "ledger.adapters.postgres_store",
 }
+# Modules an env may name for the same stores (eventsourcing's own, as a hand-written env has).
+_ALIASES = {"eventsourcing.postgres": "postgres", "eventsourcing.popo": "memory"}
 DEFAULT_STORE = "sqlite"
 DEFAULT_SQLITE_PATH = "./var/ledger.sqlite3"
 
@@ -134,7 +136,7 @@ def store_kind(env: Mapping[str, str]) -> str:
     for kind, candidate in STORES.items():
         if candidate == module:
             return kind
-    return module
+    return _ALIASES.get(module, module)
 
 
 def describe(env: Mapping[str, str]) -> str:

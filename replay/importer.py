@@ -173,7 +173,9 @@ def check(source: Callable[[], Iterable[bytes | str]]) -> dict[str, Any]:
 
 
 def _is_postgres(app: Any) -> bool:
-    return type(app.recorder).__module__.startswith("eventsourcing.postgres")
+    from eventsourcing.postgres import PostgresApplicationRecorder
+
+    return isinstance(app.recorder, PostgresApplicationRecorder)
 
 
 def _advance_postgres(app: Any, position: int) -> None:

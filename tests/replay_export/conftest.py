@@ -11,6 +11,8 @@ import psycopg
 import pytest
 from psycopg import sql
 
+from ledger.config import store_kind
+
 HERE = Path(__file__).parent
 
 
@@ -34,10 +36,10 @@ def _connect(env: dict[str, str]) -> psycopg.Connection:
 
 @pytest.fixture
 def target_env(store_env: dict[str, str], tmp_path: Path):
-    module = store_env["PERSISTENCE_MODULE"]
-    if module.endswith("sqlite"):
+    kind = store_kind(store_env)
+    if kind == "sqlite":
         yield {**store_env, "SQLITE_DBNAME": str(tmp_path / "imported.sqlite3")}
-    elif module.endswith("postgres"):
+    elif kind == "postgres":
         schema = f"t_imp_{uuid.uuid4().hex[:12]}"
         with _connect(store_env) as conn:
             conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))

@@ -11,6 +11,7 @@ from export_scenario import build_history
 
 from ledger.application import TwentyOneLedger
 from ledger.balances import fold_balances
+from ledger.config import store_kind
 from ledger.domain.chain import verify_chain
 from replay.export import export_lines
 from replay.importer import ImportRefused, import_lines
@@ -82,7 +83,7 @@ def test_gaps_in_positions_are_kept_where_the_store_can_keep_them(source, target
             obj["position"] += 10  # a gap, as a rolled-back PostgreSQL insert leaves (not hashed)
         lines.append(orjson.dumps(obj, option=orjson.OPT_SORT_KEYS) + b"\n")
 
-    if target_env["PERSISTENCE_MODULE"].endswith("postgres"):
+    if store_kind(target_env) == "postgres":
         import_lines(target, lines)
         assert list(export_lines(target)) == lines
     else:

@@ -67,7 +67,7 @@ def test_postgres_defaults_match_the_local_test_server():
     env = store_env("postgres", environ={})
 
     assert env == {
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "PERSISTENCE_MODULE": "ledger.adapters.postgres_store",
         "POSTGRES_DBNAME": "test",
         "POSTGRES_HOST": "127.0.0.1",
         "POSTGRES_PORT": "5432",

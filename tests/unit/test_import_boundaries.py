@@ -1,10 +1,14 @@
-"""The domain stays free of adapters: ledger/ imports no web, validation or driver library.
+"""The domain stays free of adapters: ledger/ imports no web, validation or driver library,
+except in ``ledger/adapters/``: the stores eventsourcing loads by name, which nothing else in
+the ledger imports.
 
 Checked on the source with ``ast`` so that an import inside a function, or one in a module no
-test happens to load, is caught too.
+test happens to load, is caught too; and by importing the application in a fresh interpreter.
 """
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -37,8 +41,13 @@ def imported_modules(path: Path) -> list[tuple[int, str]]:
     return found
 
 
+ADAPTERS = ROOT / "ledger" / "adapters"
+
+
 def violations(package: str, forbidden: set[str], forbidden_modules: set[str] = frozenset()):
     for path in sorted((ROOT / package).rglob("*.py")):
+        if ADAPTERS in path.parents:
+            continue
         for lineno, module in imported_modules(path):
             top = module.split(".")[0]
             if top in forbidden or any(
@@ -51,6 +60,22 @@ def test_the_ledger_imports_no_adapter():
     found = list(violations("ledger", FORBIDDEN_IN_LEDGER, FORBIDDEN_MODULES_IN_LEDGER))
 
     assert found == [], "ledger/ must stay free of adapters:\n" + "\n".join(found)
+
+
+def test_nothing_in_the_ledger_imports_its_adapters():
+    found = list(violations("ledger", set(), {"ledger.adapters"}))
+
+    assert found == [], "only eventsourcing loads ledger/adapters/, by name:\n" + "\n".join(found)
+
+
+def test_importing_the_application_loads_no_driver():
+    code = (
+        "import sys, ledger.application, ledger.config, ledger.simulate;"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in"
+        " ('psycopg', 'psycopg_pool', 'flask', 'marshmallow')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_the_ledger_package_is_checked_at_all():
