@@ -5,12 +5,11 @@ PostgreSQL tests skip when the server is unreachable on a developer's machine, b
 """
 
 import os
-import uuid
 from pathlib import Path
 
 import psycopg
 import pytest
-from psycopg import sql
+from postgres_schemas import create_schema, drop_schema, postgres_connect, postgres_settings
 
 from ledger.config import store_env as build_store_env
 
@@ -32,20 +31,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 # --- PostgreSQL -------------------------------------------------------------------------------
-
-
-def postgres_settings() -> dict[str, str]:
-    return {
-        "host": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
-        "port": os.environ.get("POSTGRES_PORT", "5432"),
-        "dbname": os.environ.get("POSTGRES_DBNAME", "test"),
-        "user": os.environ.get("POSTGRES_USER", "postgres"),
-        "password": os.environ.get("POSTGRES_PASSWORD", ""),
-    }
-
-
-def postgres_connect() -> psycopg.Connection:
-    return psycopg.connect(**postgres_settings(), connect_timeout=2, autocommit=True)
 
 
 _probe: dict[str, str | None] = {}
@@ -90,20 +75,6 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         require_postgres()
 
 
-def _create_schema() -> str:
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    with postgres_connect() as conn:
-        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(name)))
-    return name
-
-
-def _drop_schema(name: str) -> None:
-    with postgres_connect() as conn:
-        # An application a test left open could hold a lock: wait a while, never forever.
-        conn.execute("SET lock_timeout = '10s'")
-        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
-
-
 # --- Store environments -----------------------------------------------------------------------
 
 
@@ -120,7 +91,7 @@ def store_env(request: pytest.FixtureRequest, tmp_path: Path):
     kind = request.param
     if kind == "postgres":
         require_postgres()  # also when a test picks this param by indirect parametrisation
-        schema = _create_schema()
+        schema = create_schema()
         environ = {
             "POSTGRES_POOL_SIZE": "1",  # a test needs few connections; overflow covers bursts
             **os.environ,
@@ -130,7 +101,7 @@ def store_env(request: pytest.FixtureRequest, tmp_path: Path):
         try:
             yield {**build_store_env("postgres", environ=environ), **TEST_ENV}
         finally:
-            _drop_schema(schema)
+            drop_schema(schema)
     else:
         sqlite_path = str(tmp_path / "ledger.sqlite3")
         yield {**build_store_env(kind, sqlite_path=sqlite_path, environ={}), **TEST_ENV}

@@ -28,9 +28,8 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
-from psycopg import sql
+from postgres_schemas import create_schema, drop_schema
 
 from benchmarks.http_load import REPO, Client, HttpError
 from ledger import accounts
@@ -116,27 +115,11 @@ def projectors(tmp_path: Path) -> Iterator[Callable[[Mapping[str, str]], Project
 @pytest.fixture
 def second_schema(store_env: dict[str, str]) -> Iterator[str]:
     """An empty schema beside the test's, for a from-scratch build of the read models."""
-    name = f"{store_env['POSTGRES_SCHEMA']}_rebuilt"
-    with _connect(store_env) as conn:
-        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(name)))
+    name = create_schema(f"{store_env['POSTGRES_SCHEMA']}_rebuilt")
     try:
         yield name
     finally:
-        with _connect(store_env) as conn:
-            conn.execute("SET lock_timeout = '10s'")
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
-
-
-def _connect(env: Mapping[str, str]) -> psycopg.Connection:
-    return psycopg.connect(
-        host=env["POSTGRES_HOST"],
-        port=env["POSTGRES_PORT"],
-        dbname=env["POSTGRES_DBNAME"],
-        user=env["POSTGRES_USER"],
-        password=env["POSTGRES_PASSWORD"],
-        autocommit=True,
-        connect_timeout=5,
-    )
+        drop_schema(name)
 
 
 # --- playing, and reading one's own writes ----------------------------------------------------

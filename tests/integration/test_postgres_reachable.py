@@ -6,6 +6,7 @@ CI=true (see tests/conftest.py).
 
 import pytest
 from eventsourcing.application import Application
+from postgres_schemas import postgres_connect
 
 
 class Probe(Application):
@@ -15,8 +16,6 @@ class Probe(Application):
 @pytest.mark.postgres
 @pytest.mark.parametrize("store_env", ["postgres"], indirect=True)
 def test_postgres_answers_in_the_tests_own_schema(store_env):
-    import psycopg
-
     app = Probe(env=store_env)
     try:
         assert app.recorder.max_notification_id() in (None, 0)
@@ -24,13 +23,7 @@ def test_postgres_answers_in_the_tests_own_schema(store_env):
         app.close()
 
     schema = store_env["POSTGRES_SCHEMA"]
-    with psycopg.connect(
-        host=store_env["POSTGRES_HOST"],
-        port=store_env["POSTGRES_PORT"],
-        dbname=store_env["POSTGRES_DBNAME"],
-        user=store_env["POSTGRES_USER"],
-        password=store_env["POSTGRES_PASSWORD"],
-    ) as conn:
+    with postgres_connect() as conn:
         tables = conn.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
             (schema,),

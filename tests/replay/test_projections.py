@@ -18,11 +18,10 @@ from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
-from uuid import UUID, uuid4
+from uuid import UUID
 
-import psycopg
 import pytest
-from psycopg import sql
+from postgres_schemas import create_schema, drop_schema
 from replay_history import play_fixed_casino
 
 from ledger.application import TwentyOneLedger
@@ -161,17 +160,11 @@ def module_store(store: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
         yield {**build_store_env(store, sqlite_path=path, environ={}), **FIXED_SHOES}
         return
     environ = {"POSTGRES_POOL_SIZE": "1", **POSTGRES_DEFAULTS, **os.environ}
-    connect = {k.removeprefix("POSTGRES_").lower(): environ[k] for k in POSTGRES_DEFAULTS}
-    environ["POSTGRES_SCHEMA"] = name = f"t_{uuid4().hex[:12]}"
-    schema = sql.Identifier(name)
-    with psycopg.connect(**connect, connect_timeout=2, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE SCHEMA {}").format(schema))
+    environ["POSTGRES_SCHEMA"] = name = create_schema()
     try:
         yield {**build_store_env("postgres", environ=environ), **FIXED_SHOES}
     finally:
-        with psycopg.connect(**connect, connect_timeout=2, autocommit=True) as conn:
-            conn.execute("SET lock_timeout = '10s'")
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(schema))
+        drop_schema(name)
 
 
 STORES = ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from uuid import UUID
 
-import psycopg
 import pytest
+from postgres_schemas import postgres_connect
 from psycopg import sql
 from replay_history import play_history
 
@@ -49,14 +49,7 @@ def _edit_row(env: dict, stream: str, version: int, change) -> None:
             )
     else:
         table = sql.Identifier(env["POSTGRES_SCHEMA"], "twentyoneledger_events")
-        params = {
-            "host": env["POSTGRES_HOST"],
-            "port": env["POSTGRES_PORT"],
-            "dbname": env["POSTGRES_DBNAME"],
-            "user": env["POSTGRES_USER"],
-            "password": env["POSTGRES_PASSWORD"],
-        }
-        with psycopg.connect(**params, autocommit=True) as conn:
+        with postgres_connect() as conn:
             (state,) = conn.execute(
                 sql.SQL(
                     "SELECT state FROM {} WHERE originator_id=%s AND originator_version=%s"

@@ -7,9 +7,8 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
-import psycopg
 import pytest
-from psycopg import sql
+from postgres_schemas import create_schema, drop_schema
 
 from ledger.config import store_kind
 
@@ -22,34 +21,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.integration)
 
 
-def _connect(env: dict[str, str]) -> psycopg.Connection:
-    return psycopg.connect(
-        host=env["POSTGRES_HOST"],
-        port=env["POSTGRES_PORT"],
-        dbname=env["POSTGRES_DBNAME"],
-        user=env["POSTGRES_USER"],
-        password=env["POSTGRES_PASSWORD"],
-        connect_timeout=2,
-        autocommit=True,
-    )
-
-
 @pytest.fixture
 def target_env(store_env: dict[str, str], tmp_path: Path):
     kind = store_kind(store_env)
     if kind == "sqlite":
         yield {**store_env, "SQLITE_DBNAME": str(tmp_path / "imported.sqlite3")}
     elif kind == "postgres":
-        schema = f"t_imp_{uuid.uuid4().hex[:12]}"
-        with _connect(store_env) as conn:
-            conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+        schema = create_schema(f"t_imp_{uuid.uuid4().hex[:12]}")
         try:
             yield {**store_env, "POSTGRES_SCHEMA": schema}
         finally:
-            with _connect(store_env) as conn:
-                conn.execute("SET lock_timeout = '10s'")
-                conn.execute(
-                    sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
-                )
+            drop_schema(schema)
     else:
         yield dict(store_env)  # every application object gets its own in-memory store
