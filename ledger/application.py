@@ -6,7 +6,6 @@ decide, and saves every changed aggregate in one atomic write. A refused command
 from __future__ import annotations
 
 from collections.abc import Callable
-from copy import deepcopy
 from types import SimpleNamespace
 from typing import Any
 from uuid import UUID
@@ -34,6 +33,7 @@ from ledger.errors import (
 from ledger.games import casino, flow
 from ledger.games.books import Books
 from ledger.games.play import Play
+from ledger.repository import LedgerRepository
 from ledger.rules import RuleSet, rules_for, rules_from_record
 from ledger.shoes import RoundCards, ShoeService
 from ledger.startup import ConcurrentStartup
@@ -91,10 +91,24 @@ class TwentyOneLedger(ConcurrentStartup, Application):
         # A round's rules, rebuilt from the record its Started event keeps (the table's, which
         # never change), by round id: actions need not load the table to read them.
         self._round_rules: dict[UUID, RuleSet] = {}
+        self._table_rules: dict[str, RuleSet] = {}
 
     def close(self) -> None:
         self.vault.close()
         super().close()
+
+    def construct_repository(self) -> LedgerRepository:
+        # eventsourcing's, configured from the same settings (see ledger/repository.py).
+        base = super().construct_repository()
+        repository = LedgerRepository(
+            event_store=base.event_store,
+            snapshot_store=base.snapshot_store,
+            fastforward=base.fastforward,
+            fastforward_skipping=base.fastforward_skipping,
+            deepcopy_from_cache=base.deepcopy_from_cache,
+        )
+        repository.cache = base.cache
+        return repository
 
     # -- command plumbing ----------------------------------------------------------------
 
@@ -367,11 +381,17 @@ class TwentyOneLedger(ConcurrentStartup, Application):
         actor: str = ADMIN,
         cut: int | None = None,
         command_id: str | None = None,
-    ) -> dict:
+        with_round: bool = False,
+    ) -> Any:
+        """The result; with ``with_round``, ``(result, round)`` as ``place_stake`` gives them."""
+        saved: list[Round] = []
+
         def body(uow: UnitOfWork) -> dict:
             from ledger.round_start import start_round
 
             rnd = start_round(self, uow, table_id, actor, cut).rnd
+            if with_round:
+                self._keep_round(uow, rnd, saved)
             return {
                 "round_id": str(rnd.id),
                 "number": rnd.number,
@@ -379,9 +399,10 @@ class TwentyOneLedger(ConcurrentStartup, Application):
                 "dealer": rnd.dealer,
             }
 
-        return self._run(
+        result = self._run(
             "start_round", {"table": str(table_id), "cut": cut}, command_id, actor, body
         )
+        return self._with_round(result, result["round_id"], saved) if with_round else result
 
     def play_round(
         self,
@@ -520,9 +541,10 @@ class TwentyOneLedger(ConcurrentStartup, Application):
 
     @staticmethod
     def _keep_round(uow: UnitOfWork, rnd: Round, saved: list[Round]) -> None:
-        """Once the command is saved, keep a copy of the round as saved: the uow's own object
-        goes to the aggregate cache, where other threads fast-forward it in place."""
-        uow.after_save.append(lambda: saved.append(deepcopy(rnd)))
+        """Once the command is saved, keep the round as saved. The uow's object goes to the
+        aggregate cache, where it is never changed again (ledger/repository.py): the caller
+        may read it, and must not change it."""
+        uow.after_save.append(lambda: saved.append(rnd))
 
     def _with_round(
         self, result: dict[str, Any], round_id: str, saved: list[Round]
@@ -594,6 +616,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
         return {}
 
     def _play(self, uow: UnitOfWork, round_id: str, actor: str) -> Play:
+        uow.prefetch(round_id, *self._round_neighbours(round_id))
         rnd = uow.round(round_id)
         if rnd.ended:
             raise WrongPhase(f"round {rnd.id} is over", None)
@@ -604,6 +627,18 @@ class TwentyOneLedger(ConcurrentStartup, Application):
         table = SimpleNamespace(id=rnd.table_id)
         cards = RoundCards(self.shoes, uow, table, rnd.pone, _shoe_clause(rules.family))
         return Play(rnd, rules, cards, books, actor)
+
+    def _round_neighbours(self, round_id: str) -> list[Any]:
+        """What a command on the round may load besides it, as the cached round names them:
+        its table (the round's end is recorded there) and its players' and banker's wallets."""
+        cache = self.repository.cache
+        try:
+            rnd = cache.get(UUID(str(round_id))) if cache is not None else None
+        except (KeyError, ValueError):
+            return []
+        if not isinstance(rnd, Round):
+            return []
+        return [rnd.table_id, rnd.dealer, *(hand["player"] for hand in rnd.hands.values())]
 
     def _rules_of(self, rnd: Round) -> RuleSet:
         """The round's rules: those its table recorded at opening, copied into the round's
@@ -705,6 +740,15 @@ class TwentyOneLedger(ConcurrentStartup, Application):
         )
 
     # -- queries -------------------------------------------------------------------------------
+
+    def table_rules(self, table_id: str) -> RuleSet:
+        """A table's rules, fixed when it opened: read from the store once per table."""
+        rules = self._table_rules.get(str(table_id))
+        if rules is None:
+            if len(self._table_rules) >= 2000:
+                self._table_rules.clear()
+            rules = self._table_rules[str(table_id)] = self.get_table(table_id).rules
+        return rules
 
     def get_table(self, table_id: str, version: int | None = None) -> Table:
         return (

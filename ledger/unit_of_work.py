@@ -23,6 +23,22 @@ class UnitOfWork:
         self.before_save: list[Callable[[], Any]] = []
         self.after_save: list[Callable[[], Any]] = []
         self.taken: dict[str, int] = {}
+        self.newer: dict[UUID, Any] = {}  # fetched ahead by ``prefetch``, copied on demand
+
+    def prefetch(self, *aggregate_ids: Any) -> None:
+        """Bring the cached ones of these aggregates up to date with one read of the store
+        (see ledger/repository.py); each is copied only if the command loads it. Ids that
+        are not valid are left for ``get`` to refuse."""
+        keys = []
+        for aggregate_id in aggregate_ids:
+            try:
+                key = aggregate_id if isinstance(aggregate_id, UUID) else UUID(str(aggregate_id))
+            except ValueError:
+                continue
+            if key not in self.loaded and key not in self.newer:
+                keys.append(key)
+        if keys:
+            self.newer.update(self.app.repository.fetch_newer(keys))
 
     def get(self, aggregate_id: UUID | str, error: type[NotFound], what: str) -> Any:
         try:
@@ -31,8 +47,12 @@ class UnitOfWork:
             raise error(f"{what} {aggregate_id!r} is not a valid id") from None
         if key in self.loaded:
             return self.loaded[key]
+        repository = self.app.repository
         try:
-            aggregate = self.app.repository.get(key, projector_func=project)
+            if key in self.newer:
+                aggregate = repository.up_to_date(key, self.newer, project)
+            else:
+                aggregate = repository.get(key, projector_func=project)
         except AggregateNotFoundError:
             raise error(f"no {what} {aggregate_id}") from None
         self.loaded[key] = aggregate

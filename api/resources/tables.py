@@ -173,11 +173,13 @@ def start_round(body, table_id):
     """Start the next round: an admin, or the table's dealer (the house dealer's key, which
     names no player, at a casino table)."""
     app = ledger()
-    if not is_admin() and app.get_table(str(table_id)).rules.house_banked:
+    if not is_admin() and app.table_rules(str(table_id)).house_banked:
         permit(g.key.player_id is None, "the house deals at a casino table")
-    made = app.start_round(str(table_id), actor=actor(), cut=body["cut"], command_id=command_id())
+    made, rnd = app.start_round(
+        str(table_id), actor=actor(), cut=body["cut"], command_id=command_id(), with_round=True
+    )
     rid = made["round_id"]
-    view = {**round_view(app.get_round(rid), g.key), "position": made.get("position")}
+    view = {**round_view(rnd, g.key), "position": made.get("position")}
     return created(view, f"/v1/rounds/{rid}")
 
 
