@@ -32,6 +32,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         env = store_env(environ={**os.environ, **overrides})
 
     app = Flask(__name__)
+    from api.json_provider import OrjsonProvider
+
+    app.json = OrjsonProvider(app)
     app.config.update(
         API_TITLE="Twenty-One Ledger",
         API_VERSION="v1",

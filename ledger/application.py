@@ -10,7 +10,7 @@ from types import SimpleNamespace
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, Recording
 from eventsourcing.persistence import IntegrityError
 
 from ledger import accounts
@@ -37,7 +37,7 @@ from ledger.repository import LedgerRepository
 from ledger.rules import RuleSet, rules_for, rules_from_record
 from ledger.shoes import RoundCards, ShoeService
 from ledger.startup import ConcurrentStartup
-from ledger.unit_of_work import UnitOfWork
+from ledger.unit_of_work import LedgerProcessingEvent, UnitOfWork
 from ledger.vault import ShoeVault
 
 BUY_IN, CASH_OUT, POOL_PAYOUT, DEAL_SALE = "L-BUY-IN", "L-CASH-OUT", "VU-28", "VU-31"
@@ -96,6 +96,17 @@ class TwentyOneLedger(ConcurrentStartup, Application):
     def close(self) -> None:
         self.vault.close()
         super().close()
+
+    def save(self, *objs: Any, **kwargs: Any) -> list[Recording]:
+        """eventsourcing's ``save``, collecting our aggregates' events without its runtime
+        protocol checks (``LedgerProcessingEvent``); the rest is the library's own steps."""
+        processing_event = LedgerProcessingEvent()
+        processing_event.collect_events(*objs, **kwargs)
+        recordings = self._record(processing_event)
+        self._take_snapshots(processing_event)
+        self._notify(recordings)
+        self.notify(processing_event.events)  # deprecated, but the library still calls it
+        return recordings
 
     def construct_repository(self) -> LedgerRepository:
         # eventsourcing's, configured from the same settings (see ledger/repository.py).

@@ -18,7 +18,11 @@ from copy import deepcopy
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Repository, project_aggregate
+from eventsourcing.application import (
+    AggregateNotFoundError,
+    Repository,
+    project_aggregate,
+)
 
 # For each cached aggregate: the cached object and the events stored after its version.
 Newer = dict[UUID, tuple[Any, list[Any]]]

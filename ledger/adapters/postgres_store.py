@@ -160,8 +160,9 @@ class ArrayAppendRecorder(NewerSelect, postgres.PostgresApplicationRecorder):
         )
         self.append_statement = SQL(
             "SELECT n AS notification_id FROM {schema}.{function}("
-            "%s::{ids}[], %s::bigint[], %s::text[], %s::bytea[]) AS n"
+            "%b::{ids}[], %b::bigint[], %b::text[], %b::bytea[]) AS n"
         ).format(schema=Identifier(schema), function=Identifier(function), ids=id_type)
+        self._append_query: bytes | None = None  # rendered on first use, with a connection
         self.has_append_function = True
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
@@ -178,7 +179,9 @@ class ArrayAppendRecorder(NewerSelect, postgres.PostgresApplicationRecorder):
         )
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
             try:
-                curs.execute(self.append_statement, arrays, prepare=True)
+                if self._append_query is None:
+                    self._append_query = self.append_statement.as_bytes(conn)
+                curs.execute(self._append_query, arrays, prepare=True)
             except psycopg.errors.UndefinedFunction:
                 self.has_append_function = False
             else:
