@@ -1,4 +1,8 @@
-"""The resources of the API, one blueprint each; ``create_app`` registers ``BLUEPRINTS``."""
+"""The resources of the API, one blueprint each; ``create_app`` registers ``BLUEPRINTS``.
+
+Request schemas are given to ``blp.arguments`` as instances: given a class, webargs builds a
+new schema on every request (a few per cent of an action's time). They hold no state between
+loads, so one instance serves every request and thread."""
 
 from api.resources import accounts, events, players, rounds, tables
 

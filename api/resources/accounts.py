@@ -18,7 +18,7 @@ KINDS = ("player:", "house:", "pool:", "escrow:", "deal-sale:")
 
 @blp.route("/<string:account>")
 @require("admin", "auditor")
-@blp.arguments(MovementArgsSchema, location="query")
+@blp.arguments(MovementArgsSchema(), location="query")
 @blp.response(200, AccountSchema)
 def account(args, account):
     """Balance, stakes held in open rounds and the movements of an account named as the

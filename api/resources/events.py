@@ -23,7 +23,7 @@ POLL_SECONDS = 0.5
 
 @blp.route("/<uuid:table_id>/events")
 @require(*ANY_ROLE)
-@blp.arguments(EventQuerySchema, location="query")
+@blp.arguments(EventQuerySchema(), location="query")
 @blp.response(200, EventPageSchema)
 def page(args, table_id):
     """The table's events after position ``after`` (masked for the caller); pass ``next``
@@ -35,7 +35,7 @@ def page(args, table_id):
 
 @blp.route("/<uuid:table_id>/events/stream")
 @require(*ANY_ROLE)
-@blp.arguments(StreamQuerySchema, location="query")
+@blp.arguments(StreamQuerySchema(), location="query")
 @blp.doc(
     responses={
         200: {

@@ -39,7 +39,7 @@ def _player_body(player_id: str, position: int | None = None) -> dict:
 @blp.route("", methods=["POST"])
 @require("admin")
 @idempotent
-@blp.arguments(PlayerCreateSchema)
+@blp.arguments(PlayerCreateSchema())
 @blp.response(201, PlayerSchema)
 def register(body):
     made = ledger().register_player(body["name"], command_id=command_id())
@@ -58,7 +58,7 @@ def get_player(player_id):
 @blp.route("/<uuid:player_id>/deposits", methods=["POST"])
 @require("admin")
 @idempotent
-@blp.arguments(AmountSchema)
+@blp.arguments(AmountSchema())
 @blp.response(200, PlayerSchema)
 def deposit(body, player_id):
     done = ledger().deposit(str(player_id), body["amount"], command_id=command_id())
@@ -68,7 +68,7 @@ def deposit(body, player_id):
 @blp.route("/<uuid:player_id>/withdrawals", methods=["POST"])
 @require("admin")
 @idempotent
-@blp.arguments(AmountSchema)
+@blp.arguments(AmountSchema())
 @blp.response(200, PlayerSchema)
 def withdraw(body, player_id):
     done = ledger().withdraw(str(player_id), body["amount"], command_id=command_id())
@@ -77,7 +77,7 @@ def withdraw(body, player_id):
 
 @blp.route("/<uuid:player_id>/bankroll")
 @require("admin", "auditor", "player", "dealer")
-@blp.arguments(MovementArgsSchema, location="query")
+@blp.arguments(MovementArgsSchema(), location="query")
 @blp.response(200, BankrollSchema)
 def bankroll(args, player_id):
     """The wallet's balance, what it has staked in rounds still open, and its movements with
@@ -92,7 +92,7 @@ def bankroll(args, player_id):
 
 @blp.route("/<uuid:player_id>/rounds")
 @require("admin", "auditor", "player", "dealer")
-@blp.arguments(PlayerRoundArgsSchema, location="query")
+@blp.arguments(PlayerRoundArgsSchema(), location="query")
 @blp.response(200, PlayerRoundsSchema)
 def rounds(args, player_id):
     """Every round the player played or banked, oldest first, with his stake and net."""

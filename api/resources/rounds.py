@@ -69,7 +69,7 @@ def _actor(load_round: Callable[[], Any], body: dict) -> str:
 @blp.route("/<uuid:round_id>/actions", methods=["POST"])
 @require("player", "dealer")
 @idempotent
-@blp.arguments(ActionSchema)
+@blp.arguments(ActionSchema())
 @blp.doc(requestBody={"content": {"application/json": {"schema": action_union_doc()}}})
 @blp.response(200, ActionResultSchema)
 def act(body, round_id):
@@ -183,7 +183,7 @@ def _masked_shoe(shoe: dict, masked: set[int]) -> dict:
 
 @blp.route("/<uuid:round_id>/trail")
 @require("admin", "auditor")
-@blp.arguments(ReadArgsSchema, location="query")
+@blp.arguments(ReadArgsSchema(), location="query")
 @blp.response(200, TrailSchema)
 def trail(args, round_id):
     """The round's audit trail as projected: every event of the round and every wallet

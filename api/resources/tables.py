@@ -65,7 +65,7 @@ def table_body(table_id: str, position: int | None = None) -> dict:
 @blp.route("", methods=["POST"])
 @require("admin")
 @idempotent
-@blp.arguments(TableCreateSchema)
+@blp.arguments(TableCreateSchema())
 @blp.response(201, TableSchema)
 def open_table(body):
     made = ledger().open_table(
@@ -85,7 +85,7 @@ def get_table(table_id):
 @blp.route("/<uuid:table_id>/seats", methods=["POST"])
 @require("player")
 @idempotent
-@blp.arguments(SeatCreateSchema)
+@blp.arguments(SeatCreateSchema())
 @blp.response(201, SeatSchema)
 def seat(body, table_id):
     permit(is_admin() or is_player(body["player_id"]), "a player seats only himself")
@@ -110,7 +110,7 @@ def unseat(table_id, seat):
 @blp.route("/<uuid:table_id>/dealer", methods=["POST"])
 @require("admin")
 @idempotent
-@blp.arguments(DealerChoiceSchema)
+@blp.arguments(DealerChoiceSchema())
 @blp.response(200, TableResultSchema)
 def choose_dealer(body, table_id):
     pid = body["player_id"]
@@ -120,7 +120,7 @@ def choose_dealer(body, table_id):
 @blp.route("/<uuid:table_id>/deal-sales", methods=["POST"])
 @require("player", "dealer")
 @idempotent
-@blp.arguments(DealSaleSchema)
+@blp.arguments(DealSaleSchema())
 @blp.response(200, TableResultSchema)
 def sell_deal(body, table_id):
     """VU-31: the dealer sells the deal; the seller is the caller's player (admin: ``seller``,
@@ -144,7 +144,7 @@ def sell_deal(body, table_id):
 @blp.route("/<uuid:table_id>/pool-payouts", methods=["POST"])
 @require("admin")
 @idempotent
-@blp.arguments(PoolPayoutSchema)
+@blp.arguments(PoolPayoutSchema())
 @blp.response(200, TableResultSchema)
 def pay_from_pool(body, table_id):
     return ledger().pay_from_pool(
@@ -167,7 +167,7 @@ def close(table_id):
 @blp.route("/<uuid:table_id>/rounds", methods=["POST"])
 @require("dealer")
 @idempotent
-@blp.arguments(RoundStartSchema, required=False)
+@blp.arguments(RoundStartSchema(), required=False)
 @blp.response(201, RoundViewSchema)
 def start_round(body, table_id):
     """Start the next round: an admin, or the table's dealer (the house dealer's key, which
@@ -185,7 +185,7 @@ def start_round(body, table_id):
 
 @blp.route("/<uuid:table_id>/rounds", methods=["GET"])
 @require(*ANY_ROLE)
-@blp.arguments(RoundArgsSchema, location="query")
+@blp.arguments(RoundArgsSchema(), location="query")
 @blp.response(200, TableRoundsSchema)
 def round_history(args, table_id):
     """The table's rounds in order, each with its players' stakes and nets (from the history
@@ -202,7 +202,7 @@ def round_history(args, table_id):
 
 @blp.route("/<uuid:table_id>/results")
 @require("admin", "auditor", "dealer")
-@blp.arguments(ReadArgsSchema, location="query")
+@blp.arguments(ReadArgsSchema(), location="query")
 @blp.response(200, TableResultsSchema)
 def results(args, table_id):
     """Rounds, naturals, busts, what punters staked and got back (return to player), the
