@@ -27,6 +27,7 @@ import psycopg
 from eventsourcing import postgres
 from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
 from eventsourcing.utils import retry
+from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier, Literal
 
 # eventsourcing finds the factory as the one factory class in this module's namespace, so
@@ -48,7 +49,12 @@ class RenderedSelects(postgres.PostgresAggregateRecorder):
         query = self._rendered.get(shape)
         if query is None:
             gt, lte, desc, limit = shape
-            statement = self.select_events_statement
+            statement = SQL(
+                "SELECT originator_id, originator_version, topic, state FROM {schema}.{table}"
+                " WHERE originator_id = %s"
+            ).format(
+                schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name)
+            )
             if gt:
                 statement += SQL(" AND originator_version > %s")
             if lte:
@@ -74,17 +80,9 @@ class RenderedSelects(postgres.PostgresAggregateRecorder):
     ) -> Sequence[StoredEvent]:
         params = [originator_id, *(p for p in (gt, lte, limit) if p is not None)]
         shape = (gt is not None, lte is not None, bool(desc), limit is not None)
-        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
             curs.execute(self._select_query(conn, shape), params, prepare=True)
-            return [
-                StoredEvent(
-                    originator_id=row["originator_id"],
-                    originator_version=row["originator_version"],
-                    topic=row["topic"],
-                    state=bytes(row["state"]),
-                )
-                for row in curs.fetchall()
-            ]
+            return [StoredEvent(row[0], row[1], row[2], bytes(row[3])) for row in curs.fetchall()]
 
 
 class NewerSelect(RenderedSelects):
@@ -114,17 +112,10 @@ class NewerSelect(RenderedSelects):
     def select_events_after(self, versions: dict[Any, int]) -> dict[Any, list[StoredEvent]]:
         found: dict[Any, list[StoredEvent]] = {oid: [] for oid in versions}
         params = [p for pair in versions.items() for p in pair]
-        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
             curs.execute(self._newer_query(conn, len(versions)), params, prepare=True)
-            for row in curs.fetchall():
-                found[row["originator_id"]].append(
-                    StoredEvent(
-                        originator_id=row["originator_id"],
-                        originator_version=row["originator_version"],
-                        topic=row["topic"],
-                        state=bytes(row["state"]),
-                    )
-                )
+            for oid, version, topic, state in curs.fetchall():
+                found[oid].append(StoredEvent(oid, version, topic, bytes(state)))
         return found
 
 
@@ -177,7 +168,7 @@ class ArrayAppendRecorder(NewerSelect, postgres.PostgresApplicationRecorder):
             [e.topic for e in stored_events],
             [e.state for e in stored_events],
         )
-        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
             try:
                 if self._append_query is None:
                     self._append_query = self.append_statement.as_bytes(conn)
@@ -185,7 +176,7 @@ class ArrayAppendRecorder(NewerSelect, postgres.PostgresApplicationRecorder):
             except psycopg.errors.UndefinedFunction:
                 self.has_append_function = False
             else:
-                return [row["notification_id"] for row in curs.fetchall()]
+                return [row[0] for row in curs.fetchall()]
         return super().insert_events(stored_events, **kwargs)
 
     def _insert_stored_events(
