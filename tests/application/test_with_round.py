@@ -29,3 +29,30 @@ def test_a_replayed_command_with_round_returns_the_current_round(app, fund):
 
     assert again["replayed"] is True and again["hand"] == first["hand"]
     assert rnd.version == app.get_round(rid).version
+
+
+def test_start_round_with_round_returns_the_new_round_and_a_replay_reads_it(app, fund):
+    ann = fund("Ann")
+    table = app.open_table("casino", {"insurance": False})["table_id"]
+    app.seat_player(table, ann, 1)
+
+    started, rnd = app.start_round(table, command_id="go", with_round=True)
+    again, same = app.start_round(table, command_id="go", with_round=True)
+
+    assert rnd.id.hex == started["round_id"].replace("-", "") and rnd.phase == started["phase"]
+    assert rnd.version == app.get_round(started["round_id"]).version
+    assert again["replayed"] is True and same.id == rnd.id
+
+
+def test_a_tables_rules_are_read_once_and_an_unknown_table_is_refused(app, monkeypatch):
+    import pytest
+
+    from ledger.errors import UnknownTable
+
+    table = app.open_table("casino", {"decks": 2, "insurance": False})["table_id"]
+    assert app.table_rules(table).house_banked and app.table_rules(table).decks == 2
+    monkeypatch.setattr(app, "get_table", lambda *a, **k: pytest.fail("read again"))
+    assert app.table_rules(table).decks == 2
+    monkeypatch.undo()
+    with pytest.raises(UnknownTable):
+        app.table_rules("00000000-0000-0000-0000-000000000000")

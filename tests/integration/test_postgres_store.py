@@ -1,6 +1,8 @@
-"""The PostgreSQL adapter (``ledger/adapters/postgres_store.py``) appends a command's events as
-plain arrays instead of eventsourcing's composite array: the rows, their order, the ids it
-answers and the refusal of a duplicate version must be exactly eventsourcing's."""
+"""The PostgreSQL adapter (``ledger/adapters/postgres_store.py``) appends a command's events with
+one call of a server-side function taking four plain arrays, instead of eventsourcing's
+four-statement transaction with a composite array: the rows, their order, the ids it answers
+and the refusal of a duplicate version must be exactly eventsourcing's, and a database created
+before the function existed is still appended to (eventsourcing's way)."""
 
 from __future__ import annotations
 
@@ -43,6 +45,49 @@ def test_the_ledger_on_postgresql_appends_through_the_array_recorder(store_env):
             app.recorder.insert_events(events(b, [2]) + events(a, [3]))  # a's v3 exists
         assert app.recorder.max_notification_id() == head  # nothing of the refused batch
         assert [e.originator_version for e in app.recorder.select_events(b)] == [1]
+    finally:
+        app.close()
+
+
+def test_a_database_without_the_append_function_is_appended_to_the_librarys_way(store_env):
+    app = TwentyOneLedger(env=store_env)
+    try:
+        recorder = app.recorder
+        with recorder.datastore.get_connection() as conn:
+            conn.execute(
+                f'DROP FUNCTION "{recorder.datastore.schema}".'
+                f'"ledger_append_{recorder.events_table_name}"'
+            )
+        a = uuid4()
+        ids = recorder.insert_events(events(a, [1, 2]))
+        assert recorder.has_append_function is False
+        assert ids == [ids[0], ids[0] + 1] and recorder.max_notification_id() == ids[1]
+        assert [e.originator_version for e in recorder.select_events(a)] == [1, 2]
+        with pytest.raises(IntegrityError):
+            recorder.insert_events(events(uuid4(), [1]) + events(a, [2]))
+        assert recorder.max_notification_id() == ids[1]
+    finally:
+        app.close()
+
+
+def test_loads_read_what_eventsourcings_own_recorder_reads(store_env):
+    """The adapter's reads (statements rendered once, rows as tuples) against the library's."""
+    app = TwentyOneLedger(env=store_env)
+    try:
+        ours = app.recorder
+        table = ours.events_table_name
+        theirs = PostgresApplicationRecorder(ours.datastore, events_table_name=table)
+        a = uuid4()
+        ours.insert_events(events(a, range(1, 8)))
+        for query in (
+            {},
+            {"gt": 3},
+            {"lte": 5},
+            {"gt": 1, "lte": 6, "desc": True},
+            {"desc": True, "limit": 2},
+            {"gt": 2, "limit": 3},
+        ):
+            assert list(ours.select_events(a, **query)) == list(theirs.select_events(a, **query))
     finally:
         app.close()
 

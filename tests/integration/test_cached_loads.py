@@ -1,0 +1,117 @@
+"""Cached aggregates (ledger/repository.py): a load copies the cached aggregate and folds what
+was stored since onto the copy, never onto the cached object; a command brings its round, the
+round's table and its players' wallets up to date with one read of the store; what another
+application (another server worker) wrote in between is always seen."""
+
+from __future__ import annotations
+
+import copy
+from uuid import UUID
+
+import pytest
+
+from ledger.application import TwentyOneLedger
+from ledger.errors import LedgerError
+from ledger.repository import select_newer
+
+# Ann 5+6, Bob 9+T, the dealer 9 up and 8 in the hole; then small cards.
+SHOE = ["5H", "9C", "9S", "6H", "TD", "8D", "2C", "3D", "4H", "2D", "3H", "4S", "7C", "7D"]
+SHARED = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
+]
+
+
+def scene(app: TwentyOneLedger) -> tuple[str, str, str, str]:
+    """A casino table with Ann and Bob seated and staked: (table, round, ann, bob)."""
+    table = app.open_table("casino", {"insurance": False})["table_id"]
+    ann, bob = (app.register_player(name)["player_id"] for name in ("Ann", "Bob"))
+    for seat, pid in enumerate((ann, bob), start=1):
+        app.deposit(pid, 10_000)
+        app.seat_player(table, pid, seat)
+    app.fix_next_shoe(table, SHOE)
+    rid = app.start_round(table)["round_id"]
+    app.place_stake(rid, ann, 1_000)
+    app.place_stake(rid, bob, 1_000)
+    return table, rid, ann, bob
+
+
+def state(aggregate) -> dict:
+    return {k: copy.deepcopy(v) for k, v in vars(aggregate).items() if k != "_pending_events"}
+
+
+@pytest.mark.parametrize("store_env", SHARED, indirect=True)
+def test_a_command_sees_what_another_worker_wrote_after_this_one_cached_the_round(store_env):
+    first, second = TwentyOneLedger(env=store_env), TwentyOneLedger(env=store_env)
+    try:
+        table, rid, ann, bob = scene(first)  # ``first`` has the round and wallets cached
+        cached = first.repository.cache.get(UUID(rid))
+        before = state(cached)
+
+        second.act(rid, "stand", actor=ann, hand="h1")
+
+        with pytest.raises(LedgerError):  # Ann's hand is closed: ``first`` must know it
+            first.act(rid, "stand", actor=ann, hand="h1")
+        first.act(rid, "stand", actor=bob, hand="h2")  # Bob's turn, as ``second`` left it
+        rnd = first.get_round(rid)
+        # Ann's 11 and Bob's 19 against the dealer's 17
+        assert rnd.ended and [h["result"] for h in rnd.hands.values()] == [-1_000, 1_000]
+        assert second.get_round(rid).version == rnd.version
+        assert second.get_player(bob).balance == first.get_player(bob).balance
+        assert second.get_table(table).version == first.get_table(table).version
+        assert state(cached) == before  # the object once cached was never written again
+    finally:
+        first.close()
+        second.close()
+
+
+@pytest.mark.parametrize("store_env", SHARED, indirect=True)
+def test_a_read_brings_the_cache_up_to_date_without_changing_the_object_it_held(store_env):
+    first, second = TwentyOneLedger(env=store_env), TwentyOneLedger(env=store_env)
+    try:
+        _table, rid, ann, _bob = scene(first)
+        held = first.get_round(rid, copy=False)
+        version = held.version
+        second.act(rid, "stand", actor=ann, hand="h1")
+
+        fresh = first.get_round(rid, copy=False)
+        assert fresh.version == version + 1 and fresh.hands["h1"]["status"] == "stood"
+        assert held.version == version and held.hands["h1"]["status"] == "open"
+        assert first.repository.cache.get(UUID(rid)) is fresh  # kept for the next reader
+        assert first.get_round(rid, copy=False) is fresh  # nothing newer: the same object
+    finally:
+        first.close()
+        second.close()
+
+
+@pytest.mark.parametrize("store_env", SHARED, indirect=True)
+def test_one_read_brings_a_round_its_table_and_its_wallets_up_to_date(store_env, monkeypatch):
+    first, second = TwentyOneLedger(env=store_env), TwentyOneLedger(env=store_env)
+    try:
+        table, rid, ann, bob = scene(first)
+        second.act(rid, "stand", actor=ann, hand="h1")
+        second.deposit(bob, 5)  # Bob's wallet moves too
+        recorder = first.recorder
+        asked: list[dict] = []
+        real = select_newer
+
+        def counted(rec, versions):
+            asked.append(dict(versions))
+            return real(rec, versions)
+
+        monkeypatch.setattr("ledger.repository.select_newer", counted)
+        first.act(rid, "stand", actor=bob, hand="h2")  # ends the round: all four written
+
+        assert len(asked) == 1
+        assert set(asked[0]) == {UUID(rid), UUID(table), UUID(ann), UUID(bob)}
+        if hasattr(recorder, "select_events_after"):  # PostgreSQL: one query for all of them
+            versions = {UUID(rid): 1, UUID(table): 0, UUID(ann): 3, UUID(bob): 10**6}
+            together = recorder.select_events_after(versions)
+            apart = {oid: list(recorder.select_events(oid, gt=v)) for oid, v in versions.items()}
+            assert together == apart and together[UUID(bob)] == []
+            assert [e.originator_version for e in together[UUID(rid)]] == list(
+                range(2, first.get_round(rid).version + 1)
+            )
+    finally:
+        first.close()
+        second.close()
