@@ -125,7 +125,7 @@ def play_round(
         stakes = {pid: s.stake for pid in seated}  # the dealer's entry is never asked for
         done = app.play_round(table_id, stakes, lambda rnd, turn: decide(s, view, rnd, turn))
         rid = done["round_id"]
-        count(app.get_round(rid), s, tally)
+        count(app.get_round(rid, copy=False), s, tally)  # only read: no copy needed
         return rid
     # Started by the operator: in Очко the deal may pass as the round starts (OC-12), so
     # the dealer is whoever the started round names.
