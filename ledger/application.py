@@ -627,7 +627,9 @@ class TwentyOneLedger(ConcurrentStartup, Application):
         return {}
 
     def _play(self, uow: UnitOfWork, round_id: str, actor: str) -> Play:
-        uow.prefetch(round_id, *self._round_neighbours(round_id))
+        # The acting player's wallet too: when this process has not seen the round, it is the
+        # one neighbour known before the round is read.
+        uow.prefetch(actor, *self._round_neighbours(round_id), whole=round_id)
         rnd = uow.round(round_id)
         if rnd.ended:
             raise WrongPhase(f"round {rnd.id} is over", None)

@@ -57,19 +57,23 @@ class LedgerRepository(Repository):
         newer = self.fetch_newer([aggregate_id])
         return self.up_to_date(aggregate_id, newer, projector_func, copy=deepcopy_from_cache)
 
-    def fetch_newer(self, aggregate_ids: Iterable[UUID]) -> Newer:
-        """Of these aggregates, the cached ones, each with the events stored after it."""
+    def fetch_newer(self, aggregate_ids: Iterable[UUID], whole: Iterable[UUID] = ()) -> Newer:
+        """Of these aggregates, the cached ones, each with the events stored after it; and of
+        those in ``whole`` (short streams, never snapshotted: rounds) that are not cached, all
+        their events, with ``None`` for the cached object."""
         cached: dict[UUID, Any] = {}
         if self.cache is not None:
             for oid in aggregate_ids:
                 try:
                     cached[oid] = self.cache.get(oid)
                 except KeyError:
-                    continue
+                    if oid in whole:
+                        cached[oid] = None
         if not cached:
             return {}
         rows = select_newer(
-            self.event_store.recorder, {oid: agg.version for oid, agg in cached.items()}
+            self.event_store.recorder,
+            {oid: 0 if agg is None else agg.version for oid, agg in cached.items()},
         )
         decode = self.event_store.mapper.to_domain_event
         return {
@@ -95,8 +99,10 @@ class LedgerRepository(Repository):
             return deepcopy(aggregate) if copy else aggregate
         cached, events = found
         if not events:
+            if cached is None:
+                raise AggregateNotFoundError(aggregate_id)
             return deepcopy(cached) if copy else cached
-        aggregate = projector_func(deepcopy(cached), events)
+        aggregate = projector_func(None if cached is None else deepcopy(cached), events)
         if aggregate is None:
             raise AggregateNotFoundError(aggregate_id)
         if not copy and self.cache is not None:

@@ -26,20 +26,19 @@ class UnitOfWork:
         self.taken: dict[str, int] = {}
         self.newer: dict[UUID, Any] = {}  # fetched ahead by ``prefetch``, copied on demand
 
-    def prefetch(self, *aggregate_ids: Any) -> None:
+    def prefetch(self, *aggregate_ids: Any, whole: Any = None) -> None:
         """Bring the cached ones of these aggregates up to date with one read of the store
-        (see ledger/repository.py); each is copied only if the command loads it. Ids that
-        are not valid are left for ``get`` to refuse."""
+        (see ledger/repository.py), and in the same read all the events of ``whole`` (a round)
+        when it is not cached; each is copied only if the command loads it. Ids that are not
+        valid are left for ``get`` to refuse."""
+        entire = _key(whole)
         keys = []
-        for aggregate_id in aggregate_ids:
-            try:
-                key = aggregate_id if isinstance(aggregate_id, UUID) else UUID(str(aggregate_id))
-            except ValueError:
-                continue
-            if key not in self.loaded and key not in self.newer:
+        for key in map(_key, (whole, *aggregate_ids)):
+            if key and key not in self.loaded and key not in self.newer and key not in keys:
                 keys.append(key)
         if keys:
-            self.newer.update(self.app.repository.fetch_newer(keys))
+            rounds = (entire,) if entire in keys else ()
+            self.newer.update(self.app.repository.fetch_newer(keys, whole=rounds))
 
     def get(self, aggregate_id: UUID | str, error: type[NotFound], what: str) -> Any:
         try:
@@ -112,3 +111,12 @@ class LedgerProcessingEvent(ProcessingEvent):
             else:
                 super().collect_events(obj)
         self.saved_kwargs.update(kwargs)
+
+
+def _key(aggregate_id: Any) -> UUID | None:
+    if aggregate_id is None or isinstance(aggregate_id, UUID):
+        return aggregate_id
+    try:
+        return UUID(str(aggregate_id))
+    except ValueError:
+        return None

@@ -115,3 +115,46 @@ def test_one_read_brings_a_round_its_table_and_its_wallets_up_to_date(store_env,
     finally:
         first.close()
         second.close()
+
+
+@pytest.mark.parametrize("store_env", SHARED, indirect=True)
+def test_a_worker_that_never_saw_the_round_reads_it_whole_with_the_wallet_in_one_read(
+    store_env, monkeypatch
+):
+    first, second = TwentyOneLedger(env=store_env), TwentyOneLedger(env=store_env)
+    try:
+        _table, rid, ann, bob = scene(first)
+        wallet = second.get_player(ann).version  # ``second`` knows Ann's wallet, not the round
+        asked: list[dict] = []
+        real = select_newer
+        monkeypatch.setattr(
+            "ledger.repository.select_newer",
+            lambda rec, versions: asked.append(dict(versions)) or real(rec, versions),
+        )
+        reads = []
+        monkeypatch.setattr(
+            second.repository,
+            "_reconstruct_aggregate",
+            lambda *a, **k: reads.append(a) or pytest.fail("read the round on its own"),
+        )
+
+        second.act(rid, "stand", actor=ann, hand="h1")
+
+        assert asked == [{UUID(rid): 0, UUID(ann): wallet}]
+        assert reads == []
+        assert first.get_round(rid).hands["h1"]["status"] == "stood"
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_round_that_does_not_exist_is_refused_by_name(store_env):
+    from ledger.errors import UnknownRound
+
+    app = TwentyOneLedger(env=store_env)
+    try:
+        with pytest.raises(UnknownRound):
+            app.act("00000000-0000-0000-0000-000000000001", "stand", actor="x", hand="h1")
+        assert (app.recorder.max_notification_id() or 0) == 0
+    finally:
+        app.close()
