@@ -28,12 +28,21 @@ from eventsourcing.application import (
 Newer = dict[UUID, tuple[Any, list[Any]]]
 
 
+# The most events one load folds onto a copy (or, for a round not cached, from nothing). An
+# aggregate with more (a long-stale cached table; an id of a table given where a round was
+# meant) is rebuilt from its latest snapshot instead: a read stays bounded whatever id it is
+# given. A round has far fewer events than this.
+MAX_FOLD = 500
+
+
 def select_newer(recorder: Any, versions: dict[UUID, int]) -> dict[UUID, list[Any]]:
-    """The stored events after each given version, by aggregate id: in one query where the
-    recorder can (``select_events_after``, PostgreSQL), else one per aggregate."""
+    """At most ``MAX_FOLD`` stored events after each given version, by aggregate id: in one
+    query where the recorder can (``select_events_after``, PostgreSQL), else one each."""
     if len(versions) > 1 and hasattr(recorder, "select_events_after"):
-        return recorder.select_events_after(versions)
-    return {oid: list(recorder.select_events(oid, gt=v)) for oid, v in versions.items()}
+        return recorder.select_events_after(versions, MAX_FOLD)
+    return {
+        oid: list(recorder.select_events(oid, gt=v, limit=MAX_FOLD)) for oid, v in versions.items()
+    }
 
 
 class LedgerRepository(Repository):
@@ -77,7 +86,9 @@ class LedgerRepository(Repository):
         )
         decode = self.event_store.mapper.to_domain_event
         return {
-            oid: (agg, [decode(row) for row in rows.get(oid, ())]) for oid, agg in cached.items()
+            oid: (agg, [decode(row) for row in rows.get(oid, ())])
+            for oid, agg in cached.items()
+            if len(rows.get(oid, ())) < MAX_FOLD  # else rebuilt from its snapshot
         }
 
     def up_to_date(

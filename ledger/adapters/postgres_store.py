@@ -97,7 +97,8 @@ class NewerSelect(RenderedSelects):
         super().__init__(*args, **kwargs)
         self._newer_branch = SQL(
             "(SELECT originator_id, originator_version, topic, state FROM {schema}.{table}"
-            " WHERE originator_id = %s AND originator_version > %s)"
+            " WHERE originator_id = %s AND originator_version > %s"
+            " ORDER BY originator_version LIMIT %s)"
         ).format(schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name))
         self._newer_queries: dict[int, bytes] = {}
 
@@ -110,9 +111,12 @@ class NewerSelect(RenderedSelects):
         return query
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
-    def select_events_after(self, versions: dict[Any, int]) -> dict[Any, list[StoredEvent]]:
+    def select_events_after(
+        self, versions: dict[Any, int], limit: int
+    ) -> dict[Any, list[StoredEvent]]:
+        """At most ``limit`` events of each aggregate, in version order."""
         found: dict[Any, list[StoredEvent]] = {oid: [] for oid in versions}
-        params = [p for pair in versions.items() for p in pair]
+        params = [p for oid, version in versions.items() for p in (oid, version, limit)]
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
             curs.execute(self._newer_query(conn, len(versions)), params, prepare=True)
             for oid, version, topic, state in curs.fetchall():

@@ -106,9 +106,14 @@ def test_one_read_brings_a_round_its_table_and_its_wallets_up_to_date(store_env,
         assert set(asked[0]) == {UUID(rid), UUID(table), UUID(ann), UUID(bob)}
         if hasattr(recorder, "select_events_after"):  # PostgreSQL: one query for all of them
             versions = {UUID(rid): 1, UUID(table): 0, UUID(ann): 3, UUID(bob): 10**6}
-            together = recorder.select_events_after(versions)
+            together = recorder.select_events_after(versions, 100)
             apart = {oid: list(recorder.select_events(oid, gt=v)) for oid, v in versions.items()}
             assert together == apart and together[UUID(bob)] == []
+            capped = recorder.select_events_after(versions, 2)
+            assert (
+                capped[UUID(rid)] == apart[UUID(rid)][:2]
+                and capped[UUID(ann)] == apart[UUID(ann)][:2]
+            )
             assert [e.originator_version for e in together[UUID(rid)]] == list(
                 range(2, first.get_round(rid).version + 1)
             )
@@ -158,3 +163,34 @@ def test_a_round_that_does_not_exist_is_refused_by_name(store_env):
         assert (app.recorder.max_notification_id() or 0) == 0
     finally:
         app.close()
+
+
+@pytest.mark.parametrize("store_env", SHARED, indirect=True)
+def test_an_aggregate_far_behind_is_rebuilt_from_its_snapshot_not_folded_event_by_event(
+    store_env, monkeypatch
+):
+    from ledger.errors import UnknownRound
+
+    first, second = TwentyOneLedger(env=store_env), TwentyOneLedger(env=store_env)
+    try:
+        table, _rid, ann, _bob = scene(first)
+        for _ in range(4):
+            second.deposit(ann, 1)  # ``first``'s cached wallet falls four events behind
+        monkeypatch.setattr("ledger.repository.MAX_FOLD", 3)
+        rebuilt = []
+        real = first.repository._reconstruct_aggregate
+        monkeypatch.setattr(
+            first.repository,
+            "_reconstruct_aggregate",
+            lambda oid, *a: rebuilt.append(oid) or real(oid, *a),
+        )
+
+        assert first.get_player(ann).balance == second.get_player(ann).balance
+        assert rebuilt == [UUID(ann)]
+        # A table's id where a round's is meant: refused, its history read no further than
+        # the cap before the snapshot takes over.
+        with pytest.raises(UnknownRound):
+            first.act(table, "stand", actor=ann, hand="h1")
+    finally:
+        first.close()
+        second.close()
