@@ -1,10 +1,13 @@
 """Response bodies written with orjson: Flask's own JSON provider, several times faster.
 
 Flask's provider encodes with the standard library; a round's view is the largest part of
-most action responses. The output is the same JSON: keys sorted as Flask sorts them, compact,
-and whatever orjson does not encode natively (times, dataclasses, Decimals, objects with
-``__html__``) goes through Flask's own ``default``. A value orjson refuses (an integer beyond
-64 bits, say) falls back to Flask's encoder rather than failing the response."""
+most action responses. The output reads the same: the same values, keys sorted as Flask
+sorts them (integer keys as text), compact, and whatever orjson does not encode natively
+(times, dataclasses, Decimals, objects with ``__html__``) goes through Flask's own
+``default``. The bytes differ in two ways: text outside ASCII is written as UTF-8 rather than
+``\\u`` escapes, and a float that is not a number becomes ``null``. A value orjson refuses (an
+integer beyond 64 bits, say) falls back to Flask's encoder rather than failing the response;
+in debug (pretty-printed) mode Flask's own encoder writes every response."""
 
 from __future__ import annotations
 

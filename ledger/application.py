@@ -116,7 +116,9 @@ class TwentyOneLedger(ConcurrentStartup, Application):
             snapshot_store=base.snapshot_store,
             fastforward=base.fastforward,
             fastforward_skipping=base.fastforward_skipping,
-            deepcopy_from_cache=base.deepcopy_from_cache,
+            # Always: a command changes the aggregates it loads, and the cached ones must never
+            # change (DEEPCOPY_FROM_AGGREGATE_CACHE=n is not honoured).
+            deepcopy_from_cache=True,
         )
         repository.cache = base.cache
         return repository

@@ -3,10 +3,11 @@ changed in place, and several of them brought up to date with one read of the st
 
 eventsourcing fast-forwards a cached aggregate by folding the newer events onto the cached
 object itself, under a lock per aggregate, and then copies it for the caller. Here the copy
-comes first and the events are folded onto the copy, so a cached object, once cached, is
-never written again: readers may share it, and no lock is needed to copy it. That is what lets
-``fetch_newer`` read the newer events of every aggregate a command will touch (a round, its
-table, its players' wallets) in one query, where each load used to cost a query of its own.
+comes first and the events are folded onto the copy, which then replaces the cached object
+(the caller gets a copy of it in turn): a cached object, once cached, is never written again,
+so readers may share it and no lock is needed to copy it. That is what lets ``fetch_newer``
+read the newer events of every aggregate a command will touch (a round, its table, its
+players' wallets) in one query, where each load used to cost a query of its own.
 
 A read as of the fetch is as good as a read at the load: either way the command's write
 conflicts, and is refused, if any aggregate it writes changed meanwhile."""
@@ -66,10 +67,13 @@ class LedgerRepository(Repository):
         newer = self.fetch_newer([aggregate_id])
         return self.up_to_date(aggregate_id, newer, projector_func, copy=deepcopy_from_cache)
 
-    def fetch_newer(self, aggregate_ids: Iterable[UUID], whole: Iterable[UUID] = ()) -> Newer:
+    def fetch_newer(
+        self, aggregate_ids: Iterable[UUID], whole: Iterable[UUID] = (), kind: type = object
+    ) -> Newer:
         """Of these aggregates, the cached ones, each with the events stored after it; and of
-        those in ``whole`` (short streams, never snapshotted: rounds) that are not cached, all
-        their events, with ``None`` for the cached object."""
+        those in ``whole`` (short streams, never snapshotted: rounds, whose first event is a
+        ``kind``) that are not cached, all their events, with ``None`` for the cached object.
+        An aggregate left out is rebuilt from its snapshot when loaded."""
         cached: dict[UUID, Any] = {}
         if self.cache is not None:
             for oid in aggregate_ids:
@@ -85,11 +89,16 @@ class LedgerRepository(Repository):
             {oid: 0 if agg is None else agg.version for oid, agg in cached.items()},
         )
         decode = self.event_store.mapper.to_domain_event
-        return {
-            oid: (agg, [decode(row) for row in rows.get(oid, ())])
-            for oid, agg in cached.items()
-            if len(rows.get(oid, ())) < MAX_FOLD  # else rebuilt from its snapshot
-        }
+        newer: Newer = {}
+        for oid, agg in cached.items():
+            stored = rows.get(oid, ())
+            if len(stored) >= MAX_FOLD:
+                continue
+            events = [decode(row) for row in stored]
+            if agg is None and events and not isinstance(events[0], kind):
+                continue  # not what was asked for (a table's id for a round's): its snapshot
+            newer[oid] = (agg, events)
+        return newer
 
     def up_to_date(
         self,
@@ -100,24 +109,21 @@ class LedgerRepository(Repository):
         copy: bool = True,
     ) -> Any:
         """The aggregate as of ``newer`` (from ``fetch_newer``), or rebuilt from the store when
-        it was not cached. ``copy=False`` may return the cached object itself: read it only."""
-        copy = copy and self.deepcopy_from_cache
+        it is not there. ``copy=False`` may return the cached object itself: read it only."""
         found = newer.get(aggregate_id)
         if found is None:
             aggregate = self._reconstruct_aggregate(aggregate_id, None, projector_func)
-            if self.cache is not None:
-                self.cache.put(aggregate_id, aggregate)
-            return deepcopy(aggregate) if copy else aggregate
-        cached, events = found
-        if not events:
-            if cached is None:
+        else:
+            cached, events = found
+            if not events:
+                if cached is None:
+                    raise AggregateNotFoundError(aggregate_id)
+                return deepcopy(cached) if copy else cached
+            aggregate = projector_func(None if cached is None else deepcopy(cached), events)
+            if aggregate is None:
                 raise AggregateNotFoundError(aggregate_id)
-            return deepcopy(cached) if copy else cached
-        aggregate = projector_func(None if cached is None else deepcopy(cached), events)
-        if aggregate is None:
-            raise AggregateNotFoundError(aggregate_id)
-        if not copy and self.cache is not None:
-            # A reader's fold is cached for the next one; a command's copy is cached once
-            # it is saved (or dropped with the command).
+        # The fold moves the cache forward (the next load folds only what is newer still); the
+        # caller gets a copy of it to change, or the cached object itself to read.
+        if self.cache is not None:
             self.cache.put(aggregate_id, aggregate)
-        return aggregate
+        return deepcopy(aggregate) if copy else aggregate

@@ -37,8 +37,11 @@ class UnitOfWork:
             if key and key not in self.loaded and key not in self.newer and key not in keys:
                 keys.append(key)
         if keys:
+            from ledger.domain.round import Round
+
             rounds = (entire,) if entire in keys else ()
-            self.newer.update(self.app.repository.fetch_newer(keys, whole=rounds))
+            fetched = self.app.repository.fetch_newer(keys, whole=rounds, kind=Round.Started)
+            self.newer.update(fetched)
 
     def get(self, aggregate_id: UUID | str, error: type[NotFound], what: str) -> Any:
         try:

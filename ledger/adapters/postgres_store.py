@@ -21,6 +21,7 @@ imports psycopg."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,6 +31,8 @@ from eventsourcing.persistence import InterfaceError, OperationalError, StoredEv
 from eventsourcing.utils import retry
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
+
+logger = logging.getLogger(__name__)
 
 # eventsourcing finds the factory as the one factory class in this module's namespace, so
 # the base is reached through its module rather than imported by name.
@@ -116,11 +119,12 @@ class NewerSelect(RenderedSelects):
     ) -> dict[Any, list[StoredEvent]]:
         """At most ``limit`` events of each aggregate, in version order."""
         found: dict[Any, list[StoredEvent]] = {oid: [] for oid in versions}
+        asked = {str(oid): oid for oid in versions}  # rows name text ids as text
         params = [p for oid, version in versions.items() for p in (oid, version, limit)]
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
             curs.execute(self._newer_query(conn, len(versions)), params, prepare=True)
             for oid, version, topic, state in curs.fetchall():
-                found[oid].append(StoredEvent(oid, version, topic, bytes(state)))
+                found[asked[str(oid)]].append(StoredEvent(oid, version, topic, bytes(state)))
         return found
 
 
@@ -165,7 +169,7 @@ class ArrayAppendRecorder(NewerSelect, postgres.PostgresApplicationRecorder):
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
         if not stored_events or not self.has_append_function:
-            return super().insert_events(stored_events, **kwargs)
+            return self._library_insert(stored_events, **kwargs)
         arrays = (
             [e.originator_id for e in stored_events],
             [e.originator_version for e in stored_events],
@@ -178,11 +182,22 @@ class ArrayAppendRecorder(NewerSelect, postgres.PostgresApplicationRecorder):
                 if self._append_query is None:
                     self._append_query = self.append_statement.as_bytes(conn)
                 curs.execute(self._append_query, arrays, prepare=True)
-            except psycopg.errors.UndefinedFunction:
+            except psycopg.errors.UndefinedFunction as missing:
                 self.has_append_function = False
+                logger.warning(
+                    "%s: appending eventsourcing's way until a start creates the tables "
+                    "(CREATE_TABLE=true) and with them the append function (%s)",
+                    self.events_table_name,
+                    str(missing).strip().splitlines()[0],
+                )
             else:
                 return [row[0] for row in curs.fetchall()]
-        return super().insert_events(stored_events, **kwargs)
+        return self._library_insert(stored_events, **kwargs)
+
+    def _library_insert(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Any:
+        # eventsourcing's own, without its retry: this method's retry already covers it
+        library = postgres.PostgresApplicationRecorder.insert_events
+        return library.__wrapped__(self, stored_events, **kwargs)  # type: ignore[attr-defined]
 
     def _insert_stored_events(
         self, curs: Any, stored_events: Sequence[StoredEvent], **kwargs: Any

@@ -194,3 +194,44 @@ def test_an_aggregate_far_behind_is_rebuilt_from_its_snapshot_not_folded_event_b
     finally:
         first.close()
         second.close()
+
+
+@pytest.mark.parametrize("store_env", SHARED, indirect=True)
+def test_a_load_moves_the_cache_forward_and_hands_out_a_copy(store_env):
+    first, second = TwentyOneLedger(env=store_env), TwentyOneLedger(env=store_env)
+    try:
+        _table, _rid, ann, _bob = scene(first)
+        second.deposit(ann, 7)
+        loaded = first.get_player(ann)  # a command's kind of load: a copy to change
+
+        cached = first.repository.cache.get(UUID(ann))
+        assert cached.version == loaded.version == second.get_player(ann).version
+        assert cached is not loaded and cached.balance == loaded.balance
+    finally:
+        first.close()
+        second.close()
+
+
+@pytest.mark.parametrize("store_env", SHARED, indirect=True)
+def test_a_tables_id_given_as_a_rounds_is_refused_and_read_from_its_snapshot(
+    store_env, monkeypatch
+):
+    from ledger.errors import UnknownRound
+
+    first = TwentyOneLedger(env=store_env)
+    fresh = TwentyOneLedger(env=store_env)  # has seen nothing: the id is not cached
+    try:
+        table, _rid, ann, _bob = scene(first)
+        rebuilt = []
+        real = fresh.repository._reconstruct_aggregate
+        monkeypatch.setattr(
+            fresh.repository,
+            "_reconstruct_aggregate",
+            lambda oid, *a: rebuilt.append(oid) or real(oid, *a),
+        )
+        with pytest.raises(UnknownRound):
+            fresh.act(table, "stand", actor=ann, hand="h1")
+        assert rebuilt == [UUID(table)]  # not folded from the whole stream
+    finally:
+        first.close()
+        fresh.close()

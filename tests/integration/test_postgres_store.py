@@ -30,6 +30,8 @@ def test_the_ledger_on_postgresql_appends_through_the_array_recorder(store_env):
     app = TwentyOneLedger(env=store_env)
     try:
         assert type(app.recorder) is ArrayAppendRecorder
+        library = []
+        app.recorder._library_insert = lambda *a, **k: library.append(a) or pytest.fail("slow")
         a, b = uuid4(), uuid4()
         batch = events(a, [1, 2, 3]) + events(b, [1], b'{"\\u00e9\\n":"\\\\"}')
         ids = app.recorder.insert_events(batch)
@@ -45,6 +47,7 @@ def test_the_ledger_on_postgresql_appends_through_the_array_recorder(store_env):
             app.recorder.insert_events(events(b, [2]) + events(a, [3]))  # a's v3 exists
         assert app.recorder.max_notification_id() == head  # nothing of the refused batch
         assert [e.originator_version for e in app.recorder.select_events(b)] == [1]
+        assert app.recorder.has_append_function and library == []  # one statement each time
     finally:
         app.close()
 
