@@ -34,6 +34,8 @@ Newer = dict[UUID, tuple[Any, list[Any]]]
 # meant) is rebuilt from its latest snapshot instead: a read stays bounded whatever id it is
 # given. A round has far fewer events than this.
 MAX_FOLD = 500
+# A command's own fold of at least this many events is cached at once (see ``up_to_date``).
+REFOLD = 8
 
 
 def select_newer(recorder: Any, versions: dict[UUID, int]) -> dict[UUID, list[Any]]:
@@ -122,8 +124,15 @@ class LedgerRepository(Repository):
             aggregate = projector_func(None if cached is None else deepcopy(cached), events)
             if aggregate is None:
                 raise AggregateNotFoundError(aggregate_id)
-        # The fold moves the cache forward (the next load folds only what is newer still); the
-        # caller gets a copy of it to change, or the cached object itself to read.
-        if self.cache is not None:
+        if not copy:  # a reader's fold: cached, and shared with the caller
+            if self.cache is not None:
+                self.cache.put(aggregate_id, aggregate)
+            return aggregate
+        # A command's fold is its own to change; the cache moves forward when the command is
+        # saved (``UnitOfWork``: every aggregate it loaded). A long fold, or a rebuild, is
+        # cached now as well, at the price of one more copy, so that a process that only
+        # reads an aggregate others write never folds more than a few events a load.
+        if self.cache is not None and (found is None or len(found[1]) >= REFOLD):
             self.cache.put(aggregate_id, aggregate)
-        return deepcopy(aggregate) if copy else aggregate
+            return deepcopy(aggregate)
+        return aggregate

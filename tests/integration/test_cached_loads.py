@@ -197,13 +197,21 @@ def test_an_aggregate_far_behind_is_rebuilt_from_its_snapshot_not_folded_event_b
 
 
 @pytest.mark.parametrize("store_env", SHARED, indirect=True)
-def test_a_load_moves_the_cache_forward_and_hands_out_a_copy(store_env):
+def test_a_long_fold_moves_the_cache_forward_and_hands_out_a_copy(store_env):
+    from ledger.repository import REFOLD
+
     first, second = TwentyOneLedger(env=store_env), TwentyOneLedger(env=store_env)
     try:
         _table, _rid, ann, _bob = scene(first)
+        was = first.repository.cache.get(UUID(ann)).version
         second.deposit(ann, 7)
         loaded = first.get_player(ann)  # a command's kind of load: a copy to change
+        assert loaded.version == was + 1  # a short fold: cached when a command saves it
+        assert first.repository.cache.get(UUID(ann)).version == was
 
+        for _ in range(REFOLD):
+            second.deposit(ann, 1)
+        loaded = first.get_player(ann)
         cached = first.repository.cache.get(UUID(ann))
         assert cached.version == loaded.version == second.get_player(ann).version
         assert cached is not loaded and cached.balance == loaded.balance
