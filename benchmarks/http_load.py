@@ -38,6 +38,7 @@ CONFIG = REPO / "gunicorn.conf.py"
 TARGET = {"min_ratio": 0.3}  # actions/s at least 0.3 of the trivial endpoint's requests/s
 P99_TARGET_MS = 50.0
 STAKE = 200
+CYCLES = 5  # stretches of health checks and of rounds, alternating
 _LISTENING = re.compile(r"Listening at: (http://\S+)")
 
 
@@ -324,13 +325,14 @@ def bench_http(quick: bool, threads: int = 4) -> dict | None:
                 note(f"HTTP load: gunicorn at {server.url}, {threads} client threads")
                 admin = server.client(admin_key)
                 seats = [_casino_seat(server, admin, keys, n) for n in range(threads)]
-                # The health checks go over the very connections the rounds use (each thread
-                # alternates between its dealer's and its player's): gunicorn's workers race to
-                # accept connections, and how they fall across the workers moved the baseline
-                # by half either way from run to run. Sharing them, both sides of the ratio get
-                # the same draw.
+                # The health checks go over the very connections the rounds use, in the
+                # proportions a round uses them (its dealer's once, for the start; its player's
+                # twice, for the stake and the stand): gunicorn's workers race to accept
+                # connections, and how they fall across the workers moved the baseline by half
+                # either way from run to run. Sharing them, both sides of the ratio get the
+                # same draw.
                 health = [
-                    [dealer.sharing(), *(p.sharing() for p in players.values())]
+                    [dealer.sharing(), *(p.sharing() for p in players.values() for _ in "12")]
                     for _, dealer, players in seats
                 ]
                 for i, (tid, dealer, players) in enumerate(seats):  # warm every connection
@@ -356,8 +358,15 @@ def bench_http(quick: bool, threads: int = 4) -> dict | None:
                         play_casino_round(dealer, players, tid)
                         rounds[i] += 1
 
-                health_wall, health_errors = _run_threads(ping, threads, health_s)
-                rounds_wall, round_errors = _run_threads(play, threads, rounds_s)
+                # Interleaved in short stretches, so that a change of the machine's speed
+                # during the run (this kind of machine has them) falls on both sides alike.
+                health_wall = rounds_wall = 0.0
+                health_errors, round_errors = [], []
+                for _ in range(CYCLES):
+                    wall, errors = _run_threads(ping, threads, health_s / CYCLES)
+                    health_wall, health_errors = health_wall + wall, health_errors + errors
+                    wall, errors = _run_threads(play, threads, rounds_s / CYCLES)
+                    rounds_wall, round_errors = rounds_wall + wall, round_errors + errors
                 workers = server.environ.get("WEB_CONCURRENCY", "2 (gunicorn.conf.py)")
         finally:
             keys.close()
@@ -382,7 +391,8 @@ def bench_http(quick: bool, threads: int = 4) -> dict | None:
         "access_log": "off (both endpoints)",
         "errors": (health_errors + round_errors)[:5],
         "baseline": "GET /health on the same server, same threads, over the same keep-alive"
-        " connections as the rounds (alternating the dealer's and the player's)",
+        " connections as the rounds in the same proportions (dealer's 1, player's 2), in"
+        f" {CYCLES} stretches alternating with the rounds'",
         "action": "one HTTP request of a casino round: start, stake, stand (1 player/table)",
     }
     return emit(

@@ -25,7 +25,8 @@ from eventsourcing.application import (
     project_aggregate,
 )
 
-# For each cached aggregate: the cached object and the events stored after its version.
+# For each cached aggregate: the cached object and the events stored after its version (as
+# stored: decoded when the aggregate is loaded).
 Newer = dict[UUID, tuple[Any, list[Any]]]
 
 
@@ -93,13 +94,12 @@ class LedgerRepository(Repository):
         decode = self.event_store.mapper.to_domain_event
         newer: Newer = {}
         for oid, agg in cached.items():
-            stored = rows.get(oid, ())
+            stored = list(rows.get(oid, ()))
             if len(stored) >= MAX_FOLD:
                 continue
-            events = [decode(row) for row in stored]
-            if agg is None and events and not isinstance(events[0], kind):
+            if agg is None and stored and not isinstance(decode(stored[0]), kind):
                 continue  # not what was asked for (a table's id for a round's): its snapshot
-            newer[oid] = (agg, events)
+            newer[oid] = (agg, stored)  # decoded when loaded: a command may not load it
         return newer
 
     def up_to_date(
@@ -121,7 +121,10 @@ class LedgerRepository(Repository):
                 if cached is None:
                     raise AggregateNotFoundError(aggregate_id)
                 return deepcopy(cached) if copy else cached
-            aggregate = projector_func(None if cached is None else deepcopy(cached), events)
+            decode = self.event_store.mapper.to_domain_event
+            aggregate = projector_func(
+                None if cached is None else deepcopy(cached), [decode(e) for e in events]
+            )
             if aggregate is None:
                 raise AggregateNotFoundError(aggregate_id)
         if not copy:  # a reader's fold: cached, and shared with the caller

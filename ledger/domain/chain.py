@@ -105,8 +105,21 @@ def verify_chain(events: Iterable[Any]) -> tuple[bool, str | None]:
     return True, None
 
 
+def snapshot_state(aggregate: Any) -> Any:
+    """The aggregate without its memos (values kept to spare recomputing them, not facts), as
+    a snapshot of it should hold: what folding its events alone gives."""
+    memos = type(aggregate).MEMOS
+    if not any(name in aggregate.__dict__ for name in memos):
+        return aggregate
+    bare = object.__new__(type(aggregate))
+    bare.__dict__.update({k: v for k, v in aggregate.__dict__.items() if k not in memos})
+    return bare
+
+
 class ChainedAggregate(Aggregate):
     """Aggregate whose events are hash-chained; the last hash is part of its state."""
+
+    MEMOS: tuple[str, ...] = ()  # attributes that are memos, not facts (``snapshot_state``)
 
     def __deepcopy__(self, memo: dict) -> ChainedAggregate:
         # State is JSON-shaped (dicts, lists, immutable leaves), so a shallow walk suffices

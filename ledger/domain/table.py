@@ -13,6 +13,8 @@ from ledger.rules import RuleSet, rules_from_record
 
 
 class Table(ChainedAggregate):
+    MEMOS = ("_rules_cache",)  # the rule set built from ``rules_record`` (``rules``)
+
     class Opened(ChainedAggregate.Created):
         name: str
         rules: dict[str, Any]
