@@ -119,7 +119,9 @@ def snapshot_state(aggregate: Any) -> Any:
 class ChainedAggregate(Aggregate):
     """Aggregate whose events are hash-chained; the last hash is part of its state."""
 
-    MEMOS: tuple[str, ...] = ()  # attributes that are memos, not facts (``snapshot_state``)
+    # Attributes that are memos, not facts (``snapshot_state``). Not annotated: eventsourcing
+    # would take an annotated class attribute for a field of every instance.
+    MEMOS = ()
 
     def __deepcopy__(self, memo: dict) -> ChainedAggregate:
         # State is JSON-shaped (dicts, lists, immutable leaves), so a shallow walk suffices
