@@ -178,12 +178,10 @@ class TwentyOneLedger(ConcurrentStartup, Application):
             ) from None
         for effect in uow.after_save:
             effect()
-        cache = self.repository.cache
-        if cache is not None:
-            # The saved aggregates are the newest versions: cache them so the next command
-            # does not re-read and re-apply the events it just wrote.
-            for aggregate in uow.loaded.values():
-                cache.put(aggregate.id, aggregate)
+        # The saved aggregates are the newest versions: cache them so the next command does
+        # not re-read and re-apply the events it just wrote.
+        for aggregate in uow.loaded.values():
+            self.repository.keep(aggregate)
         if recordings:
             result = {**result, "position": recordings[-1].notification.id}
         return result

@@ -96,6 +96,7 @@ class LedgerRepository(Repository):
         for oid, agg in cached.items():
             stored = list(rows.get(oid, ()))
             if len(stored) >= MAX_FOLD:
+                newer[oid] = (agg, None)  # too far behind: rebuilt from its snapshot
                 continue
             if agg is None and stored and not isinstance(decode(stored[0]), kind):
                 continue  # not what was asked for (a table's id for a round's): its snapshot
@@ -113,7 +114,8 @@ class LedgerRepository(Repository):
         """The aggregate as of ``newer`` (from ``fetch_newer``), or rebuilt from the store when
         it is not there. ``copy=False`` may return the cached object itself: read it only."""
         found = newer.get(aggregate_id)
-        if found is None:
+        if found is None or found[1] is None:
+            found = None
             aggregate = self._reconstruct_aggregate(aggregate_id, None, projector_func)
         else:
             cached, events = found
@@ -128,14 +130,25 @@ class LedgerRepository(Repository):
             if aggregate is None:
                 raise AggregateNotFoundError(aggregate_id)
         if not copy:  # a reader's fold: cached, and shared with the caller
-            if self.cache is not None:
-                self.cache.put(aggregate_id, aggregate)
+            self.keep(aggregate)
             return aggregate
         # A command's fold is its own to change; the cache moves forward when the command is
         # saved (``UnitOfWork``: every aggregate it loaded). A long fold, or a rebuild, is
         # cached now as well, at the price of one more copy, so that a process that only
         # reads an aggregate others write never folds more than a few events a load.
         if self.cache is not None and (found is None or len(found[1]) >= REFOLD):
-            self.cache.put(aggregate_id, aggregate)
+            self.keep(aggregate)
             return deepcopy(aggregate)
         return aggregate
+
+    def keep(self, aggregate: Any) -> None:
+        """Cache ``aggregate`` unless a newer version of it is cached already (another
+        thread's): the cache only moves forward. The caller must not change it afterwards."""
+        if self.cache is None:
+            return
+        try:
+            cached = self.cache.get(aggregate.id)
+        except KeyError:
+            cached = None
+        if cached is None or cached.version <= aggregate.version:
+            self.cache.put(aggregate.id, aggregate)

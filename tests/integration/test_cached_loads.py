@@ -243,3 +243,17 @@ def test_a_tables_id_given_as_a_rounds_is_refused_and_read_from_its_snapshot(
     finally:
         first.close()
         fresh.close()
+
+
+def test_the_cache_only_moves_forward(store_env):
+    app = TwentyOneLedger(env=store_env)
+    try:
+        _table, _rid, ann, _bob = scene(app)
+        newest = app.repository.cache.get(UUID(ann))
+        older = app.repository.get(UUID(ann), version=newest.version - 1)
+        app.repository.keep(older)  # say, a slow thread's fold arriving late
+        assert app.repository.cache.get(UUID(ann)) is newest
+        app.deposit(ann, 1)
+        assert app.repository.cache.get(UUID(ann)).version == newest.version + 1
+    finally:
+        app.close()
