@@ -38,6 +38,16 @@ logger = logging.getLogger(__name__)
 # the base is reached through its module rather than imported by name.
 
 
+def columns(stored_events: Sequence[StoredEvent]) -> list[list[Any]]:
+    """The events as four arrays: ids, versions, topics, states."""
+    return [
+        [e.originator_id for e in stored_events],
+        [e.originator_version for e in stored_events],
+        [e.topic for e in stored_events],
+        [e.state for e in stored_events],
+    ]
+
+
 class RenderedSelects(postgres.PostgresAggregateRecorder):
     """eventsourcing's ``select_events``, with each shape of its statement rendered once.
 
@@ -170,13 +180,8 @@ class ArrayAppendRecorder(NewerSelect, postgres.PostgresApplicationRecorder):
     ) -> Sequence[int] | None:
         if not stored_events or not self.has_append_function:
             return self._library_insert(stored_events, **kwargs)
-        arrays = (
-            [e.originator_id for e in stored_events],
-            [e.originator_version for e in stored_events],
-            [e.topic for e in stored_events],
-            [e.state for e in stored_events],
-            f"{self.datastore.lock_timeout}s",  # POSTGRES_LOCK_TIMEOUT, as this process has it
-        )
+        # POSTGRES_LOCK_TIMEOUT, as this process has it
+        arrays = (*columns(stored_events), f"{self.datastore.lock_timeout}s")
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
             try:
                 if self._append_query is None:
@@ -215,12 +220,7 @@ class ArrayAppendRecorder(NewerSelect, postgres.PostgresApplicationRecorder):
                 table=Identifier(self.events_table_name),
                 ids=SQL("uuid" if self.datastore.originator_id_type == "uuid" else "text"),
             ),
-            [
-                [e.originator_id for e in stored_events],
-                [e.originator_version for e in stored_events],
-                [e.topic for e in stored_events],
-                [e.state for e in stored_events],
-            ],
+            columns(stored_events),
             prepare=True,
         )
 

@@ -36,121 +36,125 @@ def scene(app: TwentyOneLedger) -> tuple[str, str, str, str]:
     return table, rid, ann, bob
 
 
+@pytest.fixture
+def workers(store_env):
+    """Two applications on one store, as two server workers are."""
+    apps = TwentyOneLedger(env=store_env), TwentyOneLedger(env=store_env)
+    yield apps
+    for app in apps:
+        app.close()
+
+
+def rebuilds_of(app: TwentyOneLedger, monkeypatch) -> list[UUID]:
+    """The ids ``app`` rebuilds from the store (snapshot and events) from now on."""
+    rebuilt: list[UUID] = []
+    real = app.repository._reconstruct_aggregate
+    monkeypatch.setattr(
+        app.repository,
+        "_reconstruct_aggregate",
+        lambda oid, *a: rebuilt.append(oid) or real(oid, *a),
+    )
+    return rebuilt
+
+
 def state(aggregate) -> dict:
     return {k: copy.deepcopy(v) for k, v in vars(aggregate).items() if k != "_pending_events"}
 
 
 @pytest.mark.parametrize("store_env", SHARED, indirect=True)
-def test_a_command_sees_what_another_worker_wrote_after_this_one_cached_the_round(store_env):
-    first, second = TwentyOneLedger(env=store_env), TwentyOneLedger(env=store_env)
-    try:
-        table, rid, ann, bob = scene(first)  # ``first`` has the round and wallets cached
-        cached = first.repository.cache.get(UUID(rid))
-        before = state(cached)
+def test_a_command_sees_what_another_worker_wrote_after_this_one_cached_the_round(workers):
+    first, second = workers
+    table, rid, ann, bob = scene(first)  # ``first`` has the round and wallets cached
+    cached = first.repository.cache.get(UUID(rid))
+    before = state(cached)
 
-        second.act(rid, "stand", actor=ann, hand="h1")
+    second.act(rid, "stand", actor=ann, hand="h1")
 
-        with pytest.raises(LedgerError):  # Ann's hand is closed: ``first`` must know it
-            first.act(rid, "stand", actor=ann, hand="h1")
-        first.act(rid, "stand", actor=bob, hand="h2")  # Bob's turn, as ``second`` left it
-        rnd = first.get_round(rid)
-        # Ann's 11 and Bob's 19 against the dealer's 17
-        assert rnd.ended and [h["result"] for h in rnd.hands.values()] == [-1_000, 1_000]
-        assert second.get_round(rid).version == rnd.version
-        assert second.get_player(bob).balance == first.get_player(bob).balance
-        assert second.get_table(table).version == first.get_table(table).version
-        assert state(cached) == before  # the object once cached was never written again
-    finally:
-        first.close()
-        second.close()
+    with pytest.raises(LedgerError):  # Ann's hand is closed: ``first`` must know it
+        first.act(rid, "stand", actor=ann, hand="h1")
+    first.act(rid, "stand", actor=bob, hand="h2")  # Bob's turn, as ``second`` left it
+    rnd = first.get_round(rid)
+    # Ann's 11 and Bob's 19 against the dealer's 17
+    assert rnd.ended and [h["result"] for h in rnd.hands.values()] == [-1_000, 1_000]
+    assert second.get_round(rid).version == rnd.version
+    assert second.get_player(bob).balance == first.get_player(bob).balance
+    assert second.get_table(table).version == first.get_table(table).version
+    assert state(cached) == before  # the object once cached was never written again
 
 
 @pytest.mark.parametrize("store_env", SHARED, indirect=True)
-def test_a_read_brings_the_cache_up_to_date_without_changing_the_object_it_held(store_env):
-    first, second = TwentyOneLedger(env=store_env), TwentyOneLedger(env=store_env)
-    try:
-        _table, rid, ann, _bob = scene(first)
-        held = first.get_round(rid, copy=False)
-        version = held.version
-        second.act(rid, "stand", actor=ann, hand="h1")
+def test_a_read_brings_the_cache_up_to_date_without_changing_the_object_it_held(workers):
+    first, second = workers
+    _table, rid, ann, _bob = scene(first)
+    held = first.get_round(rid, copy=False)
+    version = held.version
+    second.act(rid, "stand", actor=ann, hand="h1")
 
-        fresh = first.get_round(rid, copy=False)
-        assert fresh.version == version + 1 and fresh.hands["h1"]["status"] == "stood"
-        assert held.version == version and held.hands["h1"]["status"] == "open"
-        assert first.repository.cache.get(UUID(rid)) is fresh  # kept for the next reader
-        assert first.get_round(rid, copy=False) is fresh  # nothing newer: the same object
-    finally:
-        first.close()
-        second.close()
+    fresh = first.get_round(rid, copy=False)
+    assert fresh.version == version + 1 and fresh.hands["h1"]["status"] == "stood"
+    assert held.version == version and held.hands["h1"]["status"] == "open"
+    assert first.repository.cache.get(UUID(rid)) is fresh  # kept for the next reader
+    assert first.get_round(rid, copy=False) is fresh  # nothing newer: the same object
 
 
 @pytest.mark.parametrize("store_env", SHARED, indirect=True)
-def test_one_read_brings_a_round_its_table_and_its_wallets_up_to_date(store_env, monkeypatch):
-    first, second = TwentyOneLedger(env=store_env), TwentyOneLedger(env=store_env)
-    try:
-        table, rid, ann, bob = scene(first)
-        second.act(rid, "stand", actor=ann, hand="h1")
-        second.deposit(bob, 5)  # Bob's wallet moves too
-        recorder = first.recorder
-        asked: list[dict] = []
-        real = select_newer
+def test_one_read_brings_a_round_its_table_and_its_wallets_up_to_date(workers, monkeypatch):
+    first, second = workers
+    table, rid, ann, bob = scene(first)
+    second.act(rid, "stand", actor=ann, hand="h1")
+    second.deposit(bob, 5)  # Bob's wallet moves too
+    recorder = first.recorder
+    asked: list[dict] = []
+    real = select_newer
 
-        def counted(rec, versions):
-            asked.append(dict(versions))
-            return real(rec, versions)
+    def counted(rec, versions):
+        asked.append(dict(versions))
+        return real(rec, versions)
 
-        monkeypatch.setattr("ledger.repository.select_newer", counted)
-        first.act(rid, "stand", actor=bob, hand="h2")  # ends the round: all four written
+    monkeypatch.setattr("ledger.repository.select_newer", counted)
+    first.act(rid, "stand", actor=bob, hand="h2")  # ends the round: all four written
 
-        assert len(asked) == 1
-        assert set(asked[0]) == {UUID(rid), UUID(table), UUID(ann), UUID(bob)}
-        if hasattr(recorder, "select_events_after"):  # PostgreSQL: one query for all of them
-            versions = {UUID(rid): 1, UUID(table): 0, UUID(ann): 3, UUID(bob): 10**6}
-            together = recorder.select_events_after(versions, 100)
-            apart = {oid: list(recorder.select_events(oid, gt=v)) for oid, v in versions.items()}
-            assert together == apart and together[UUID(bob)] == []
-            capped = recorder.select_events_after(versions, 2)
-            assert (
-                capped[UUID(rid)] == apart[UUID(rid)][:2]
-                and capped[UUID(ann)] == apart[UUID(ann)][:2]
-            )
-            assert [e.originator_version for e in together[UUID(rid)]] == list(
-                range(2, first.get_round(rid).version + 1)
-            )
-    finally:
-        first.close()
-        second.close()
+    assert len(asked) == 1
+    assert set(asked[0]) == {UUID(rid), UUID(table), UUID(ann), UUID(bob)}
+    if hasattr(recorder, "select_events_after"):  # PostgreSQL: one query for all of them
+        versions = {UUID(rid): 1, UUID(table): 0, UUID(ann): 3, UUID(bob): 10**6}
+        together = recorder.select_events_after(versions, 100)
+        apart = {oid: list(recorder.select_events(oid, gt=v)) for oid, v in versions.items()}
+        assert together == apart and together[UUID(bob)] == []
+        capped = recorder.select_events_after(versions, 2)
+        assert (
+            capped[UUID(rid)] == apart[UUID(rid)][:2] and capped[UUID(ann)] == apart[UUID(ann)][:2]
+        )
+        assert [e.originator_version for e in together[UUID(rid)]] == list(
+            range(2, first.get_round(rid).version + 1)
+        )
 
 
 @pytest.mark.parametrize("store_env", SHARED, indirect=True)
 def test_a_worker_that_never_saw_the_round_reads_it_whole_with_the_wallet_in_one_read(
-    store_env, monkeypatch
+    workers, monkeypatch
 ):
-    first, second = TwentyOneLedger(env=store_env), TwentyOneLedger(env=store_env)
-    try:
-        _table, rid, ann, bob = scene(first)
-        wallet = second.get_player(ann).version  # ``second`` knows Ann's wallet, not the round
-        asked: list[dict] = []
-        real = select_newer
-        monkeypatch.setattr(
-            "ledger.repository.select_newer",
-            lambda rec, versions: asked.append(dict(versions)) or real(rec, versions),
-        )
-        reads = []
-        monkeypatch.setattr(
-            second.repository,
-            "_reconstruct_aggregate",
-            lambda *a, **k: reads.append(a) or pytest.fail("read the round on its own"),
-        )
+    first, second = workers
+    _table, rid, ann, bob = scene(first)
+    wallet = second.get_player(ann).version  # ``second`` knows Ann's wallet, not the round
+    asked: list[dict] = []
+    real = select_newer
+    monkeypatch.setattr(
+        "ledger.repository.select_newer",
+        lambda rec, versions: asked.append(dict(versions)) or real(rec, versions),
+    )
+    reads = []
+    monkeypatch.setattr(
+        second.repository,
+        "_reconstruct_aggregate",
+        lambda *a, **k: reads.append(a) or pytest.fail("read the round on its own"),
+    )
 
-        second.act(rid, "stand", actor=ann, hand="h1")
+    second.act(rid, "stand", actor=ann, hand="h1")
 
-        assert asked == [{UUID(rid): 0, UUID(ann): wallet}]
-        assert reads == []
-        assert first.get_round(rid).hands["h1"]["status"] == "stood"
-    finally:
-        first.close()
-        second.close()
+    assert asked == [{UUID(rid): 0, UUID(ann): wallet}]
+    assert reads == []
+    assert first.get_round(rid).hands["h1"]["status"] == "stood"
 
 
 def test_a_round_that_does_not_exist_is_refused_by_name(store_env):
@@ -167,57 +171,43 @@ def test_a_round_that_does_not_exist_is_refused_by_name(store_env):
 
 @pytest.mark.parametrize("store_env", SHARED, indirect=True)
 def test_an_aggregate_far_behind_is_rebuilt_from_its_snapshot_not_folded_event_by_event(
-    store_env, monkeypatch
+    workers, monkeypatch
 ):
     from ledger.errors import UnknownRound
 
-    first, second = TwentyOneLedger(env=store_env), TwentyOneLedger(env=store_env)
-    try:
-        table, _rid, ann, _bob = scene(first)
-        for _ in range(4):
-            second.deposit(ann, 1)  # ``first``'s cached wallet falls four events behind
-        monkeypatch.setattr("ledger.repository.MAX_FOLD", 3)
-        rebuilt = []
-        real = first.repository._reconstruct_aggregate
-        monkeypatch.setattr(
-            first.repository,
-            "_reconstruct_aggregate",
-            lambda oid, *a: rebuilt.append(oid) or real(oid, *a),
-        )
+    first, second = workers
+    table, _rid, ann, _bob = scene(first)
+    for _ in range(4):
+        second.deposit(ann, 1)  # ``first``'s cached wallet falls four events behind
+    monkeypatch.setattr("ledger.repository.MAX_FOLD", 3)
+    rebuilt = rebuilds_of(first, monkeypatch)
 
-        assert first.get_player(ann).balance == second.get_player(ann).balance
-        assert rebuilt == [UUID(ann)]
-        # A table's id where a round's is meant: refused, its history read no further than
-        # the cap before the snapshot takes over.
-        with pytest.raises(UnknownRound):
-            first.act(table, "stand", actor=ann, hand="h1")
-    finally:
-        first.close()
-        second.close()
+    assert first.get_player(ann).balance == second.get_player(ann).balance
+    assert rebuilt == [UUID(ann)]
+    # A table's id where a round's is meant: refused, its history read no further than
+    # the cap before the snapshot takes over.
+    with pytest.raises(UnknownRound):
+        first.act(table, "stand", actor=ann, hand="h1")
 
 
 @pytest.mark.parametrize("store_env", SHARED, indirect=True)
-def test_a_long_fold_moves_the_cache_forward_and_hands_out_a_copy(store_env):
+def test_a_long_fold_moves_the_cache_forward_and_hands_out_a_copy(workers):
     from ledger.repository import REFOLD
 
-    first, second = TwentyOneLedger(env=store_env), TwentyOneLedger(env=store_env)
-    try:
-        _table, _rid, ann, _bob = scene(first)
-        was = first.repository.cache.get(UUID(ann)).version
-        second.deposit(ann, 7)
-        loaded = first.get_player(ann)  # a command's kind of load: a copy to change
-        assert loaded.version == was + 1  # a short fold: cached when a command saves it
-        assert first.repository.cache.get(UUID(ann)).version == was
+    first, second = workers
+    _table, _rid, ann, _bob = scene(first)
+    was = first.repository.cache.get(UUID(ann)).version
+    second.deposit(ann, 7)
+    loaded = first.get_player(ann)  # a command's kind of load: a copy to change
+    assert loaded.version == was + 1  # a short fold: cached when a command saves it
+    assert first.repository.cache.get(UUID(ann)).version == was
 
-        for _ in range(REFOLD):
-            second.deposit(ann, 1)
-        loaded = first.get_player(ann)
-        cached = first.repository.cache.get(UUID(ann))
-        assert cached.version == loaded.version == second.get_player(ann).version
-        assert cached is not loaded and cached.balance == loaded.balance
-    finally:
-        first.close()
-        second.close()
+    for _ in range(REFOLD):
+        second.deposit(ann, 1)
+    loaded = first.get_player(ann)
+    cached = first.repository.cache.get(UUID(ann))
+    assert cached.version == loaded.version == second.get_player(ann).version
+    assert cached is not loaded and cached.balance == loaded.balance
 
 
 @pytest.mark.parametrize("store_env", SHARED, indirect=True)
@@ -230,13 +220,7 @@ def test_a_tables_id_given_as_a_rounds_is_refused_and_read_from_its_snapshot(
     fresh = TwentyOneLedger(env=store_env)  # has seen nothing: the id is not cached
     try:
         table, _rid, ann, _bob = scene(first)
-        rebuilt = []
-        real = fresh.repository._reconstruct_aggregate
-        monkeypatch.setattr(
-            fresh.repository,
-            "_reconstruct_aggregate",
-            lambda oid, *a: rebuilt.append(oid) or real(oid, *a),
-        )
+        rebuilt = rebuilds_of(fresh, monkeypatch)
         with pytest.raises(UnknownRound):
             fresh.act(table, "stand", actor=ann, hand="h1")
         assert rebuilt == [UUID(table)]  # not folded from the whole stream
