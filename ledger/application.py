@@ -90,8 +90,8 @@ class TwentyOneLedger(ConcurrentStartup, Application):
         self.shoes = ShoeService(self.vault, allow_fixed)
         # A round's rules, rebuilt from the record its Started event keeps (the table's, which
         # never change), by round id: actions need not load the table to read them.
-        self._round_rules: dict[UUID, RuleSet] = {}
-        self._table_rules: dict[str, RuleSet] = {}
+        # A table's too (``table_rules``), by table id: a table's rules never change.
+        self._rules: dict[str, RuleSet] = {}
 
     def close(self) -> None:
         self.vault.close()
@@ -670,11 +670,14 @@ class TwentyOneLedger(ConcurrentStartup, Application):
     def _rules_of(self, rnd: Round) -> RuleSet:
         """The round's rules: those its table recorded at opening, copied into the round's
         Started event (a table's rules never change)."""
-        rules = self._round_rules.get(rnd.id)
+        return self._remembered_rules(str(rnd.id), lambda: rules_from_record(rnd.rules_record))
+
+    def _remembered_rules(self, aggregate_id: str, make: Callable[[], RuleSet]) -> RuleSet:
+        rules = self._rules.get(aggregate_id)
         if rules is None:
-            if len(self._round_rules) >= 2000:
-                self._round_rules.clear()
-            rules = self._round_rules[rnd.id] = rules_from_record(rnd.rules_record)
+            if len(self._rules) >= 2000:
+                self._rules.clear()
+            rules = self._rules[aggregate_id] = make()
         return rules
 
     def _after(self, uow: UnitOfWork, play: Play, out: dict) -> dict:
@@ -770,12 +773,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
 
     def table_rules(self, table_id: str) -> RuleSet:
         """A table's rules, fixed when it opened: read from the store once per table."""
-        rules = self._table_rules.get(str(table_id))
-        if rules is None:
-            if len(self._table_rules) >= 2000:
-                self._table_rules.clear()
-            rules = self._table_rules[str(table_id)] = self.get_table(table_id).rules
-        return rules
+        return self._remembered_rules(str(table_id), lambda: self.get_table(table_id).rules)
 
     def get_table(self, table_id: str, version: int | None = None) -> Table:
         return (

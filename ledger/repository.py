@@ -26,8 +26,8 @@ from eventsourcing.application import (
 )
 
 # For each cached aggregate: the cached object and the events stored after its version (as
-# stored: decoded when the aggregate is loaded).
-Newer = dict[UUID, tuple[Any, list[Any]]]
+# stored: decoded when the aggregate is loaded), or None for "rebuild it from its snapshot".
+Newer = dict[UUID, tuple[Any, list[Any] | None]]
 
 
 # The most events one load folds onto a copy (or, for a round not cached, from nothing). An
@@ -95,12 +95,12 @@ class LedgerRepository(Repository):
         newer: Newer = {}
         for oid, agg in cached.items():
             stored = list(rows.get(oid, ()))
-            if len(stored) >= MAX_FOLD:
-                newer[oid] = (agg, None)  # too far behind: rebuilt from its snapshot
-                continue
-            if agg is None and stored and not isinstance(decode(stored[0]), kind):
-                continue  # not what was asked for (a table's id for a round's): its snapshot
-            newer[oid] = (agg, stored)  # decoded when loaded: a command may not load it
+            # Too far behind, or not what was asked for (a table's id for a round's): rebuilt
+            # from its snapshot. Else decoded when loaded: a command may not load it.
+            rebuild = len(stored) >= MAX_FOLD or (
+                agg is None and stored and not isinstance(decode(stored[0]), kind)
+            )
+            newer[oid] = (agg, None if rebuild else stored)
         return newer
 
     def up_to_date(
@@ -113,16 +113,14 @@ class LedgerRepository(Repository):
     ) -> Any:
         """The aggregate as of ``newer`` (from ``fetch_newer``), or rebuilt from the store when
         it is not there. ``copy=False`` may return the cached object itself: read it only."""
-        found = newer.get(aggregate_id)
-        if found is None or found[1] is None:
-            found = None
+        cached, events = newer.get(aggregate_id, (None, None))
+        if events is None:  # not fetched, or to be rebuilt
             aggregate = self._reconstruct_aggregate(aggregate_id, None, projector_func)
+        elif not events:
+            if cached is None:
+                raise AggregateNotFoundError(aggregate_id)
+            return deepcopy(cached) if copy else cached
         else:
-            cached, events = found
-            if not events:
-                if cached is None:
-                    raise AggregateNotFoundError(aggregate_id)
-                return deepcopy(cached) if copy else cached
             decode = self.event_store.mapper.to_domain_event
             aggregate = projector_func(
                 None if cached is None else deepcopy(cached), [decode(e) for e in events]
@@ -136,7 +134,7 @@ class LedgerRepository(Repository):
         # saved (``UnitOfWork``: every aggregate it loaded). A long fold, or a rebuild, is
         # cached now as well, at the price of one more copy, so that a process that only
         # reads an aggregate others write never folds more than a few events a load.
-        if self.cache is not None and (found is None or len(found[1]) >= REFOLD):
+        if self.cache is not None and (events is None or len(events) >= REFOLD):
             self.keep(aggregate)
             return deepcopy(aggregate)
         return aggregate

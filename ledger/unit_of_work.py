@@ -44,10 +44,9 @@ class UnitOfWork:
             self.newer.update(fetched)
 
     def get(self, aggregate_id: UUID | str, error: type[NotFound], what: str) -> Any:
-        try:
-            key = aggregate_id if isinstance(aggregate_id, UUID) else UUID(str(aggregate_id))
-        except ValueError:
-            raise error(f"{what} {aggregate_id!r} is not a valid id") from None
+        key = _key(aggregate_id)
+        if key is None:
+            raise error(f"{what} {aggregate_id!r} is not a valid id")
         if key in self.loaded:
             return self.loaded[key]
         repository = self.app.repository

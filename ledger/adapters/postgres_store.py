@@ -57,6 +57,9 @@ class RenderedSelects(postgres.PostgresAggregateRecorder):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.schema = Identifier(self.datastore.schema)
+        self.table = SQL("{}.{}").format(self.schema, Identifier(self.events_table_name))
+        self.id_type = SQL("uuid" if self.datastore.originator_id_type == "uuid" else "text")
         self._rendered: dict[tuple[bool, bool, bool, bool], bytes] = {}
 
     def _select_query(self, conn: Any, shape: tuple[bool, bool, bool, bool]) -> bytes:
@@ -64,11 +67,9 @@ class RenderedSelects(postgres.PostgresAggregateRecorder):
         if query is None:
             gt, lte, desc, limit = shape
             statement = SQL(
-                "SELECT originator_id, originator_version, topic, state FROM {schema}.{table}"
+                "SELECT originator_id, originator_version, topic, state FROM {table}"
                 " WHERE originator_id = %s"
-            ).format(
-                schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name)
-            )
+            ).format(table=self.table)
             if gt:
                 statement += SQL(" AND originator_version > %s")
             if lte:
@@ -109,10 +110,10 @@ class NewerSelect(RenderedSelects):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._newer_branch = SQL(
-            "(SELECT originator_id, originator_version, topic, state FROM {schema}.{table}"
+            "(SELECT originator_id, originator_version, topic, state FROM {table}"
             " WHERE originator_id = %s AND originator_version > %s"
             " ORDER BY originator_version LIMIT %s)"
-        ).format(schema=Identifier(self.datastore.schema), table=Identifier(self.events_table_name))
+        ).format(table=self.table)
         self._newer_queries: dict[int, bytes] = {}
 
     def _newer_query(self, conn: Any, count: int) -> bytes:
@@ -141,36 +142,40 @@ class NewerSelect(RenderedSelects):
 class ArrayAppendRecorder(NewerSelect, postgres.PostgresApplicationRecorder):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        schema, table = self.datastore.schema, self.events_table_name
-        function = f"ledger_append_{table}"
-        self.check_identifier_length(function)
-        id_type = SQL("uuid" if self.datastore.originator_id_type == "uuid" else "text")
+        name = f"ledger_append_{self.events_table_name}"
+        self.check_identifier_length(name)
+        function = SQL("{}.{}").format(self.schema, Identifier(name))
         self.sql_create_statements.append(
             SQL(
-                "CREATE OR REPLACE FUNCTION {schema}.{function}("
+                "CREATE OR REPLACE FUNCTION {function}("
                 "ids {ids}[], versions bigint[], topics text[], states bytea[], wait text) "
                 "RETURNS SETOF bigint LANGUAGE plpgsql AS $BODY$ "
                 "BEGIN "
                 "PERFORM set_config('lock_timeout', wait, true); "
-                "LOCK TABLE {schema}.{table} IN EXCLUSIVE MODE; "
+                "LOCK TABLE {table} IN EXCLUSIVE MODE; "
                 "NOTIFY {channel}; "
-                "RETURN QUERY INSERT INTO {schema}.{table} "
+                "RETURN QUERY INSERT INTO {table} "
                 "(originator_id, originator_version, topic, state) "
                 "SELECT * FROM unnest(ids, versions, topics, states) "
                 "RETURNING notification_id; "
                 "END; $BODY$"
             ).format(
-                schema=Identifier(schema),
-                function=Identifier(function),
-                ids=id_type,
-                table=Identifier(table),
+                function=function,
+                ids=self.id_type,
+                table=self.table,
                 channel=Identifier(self.channel_name),
             )
         )
         self.append_statement = SQL(
-            "SELECT n AS notification_id FROM {schema}.{function}("
+            "SELECT n AS notification_id FROM {function}("
             "%b::{ids}[], %b::bigint[], %b::text[], %b::bytea[], %b::text) AS n"
-        ).format(schema=Identifier(schema), function=Identifier(function), ids=id_type)
+        ).format(function=function, ids=self.id_type)
+        # eventsourcing's way, for a database without the function (``_insert_stored_events``)
+        self.fallback_statement = SQL(
+            "INSERT INTO {table} (originator_id, originator_version, topic, state)"
+            " SELECT * FROM unnest(%s::{ids}[], %s::bigint[], %s::text[], %s::bytea[])"
+            " RETURNING notification_id"
+        ).format(table=self.table, ids=self.id_type)
         self._append_query: bytes | None = None  # rendered on first use, with a connection
         self.has_append_function = True
 
@@ -210,19 +215,7 @@ class ArrayAppendRecorder(NewerSelect, postgres.PostgresApplicationRecorder):
         """eventsourcing's transaction, for a database without the function."""
         self._lock_table(curs)
         self._notify_channel(curs)
-        curs.execute(
-            SQL(
-                "INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state)"
-                " SELECT * FROM unnest(%s::{ids}[], %s::bigint[], %s::text[], %s::bytea[])"
-                " RETURNING notification_id"
-            ).format(
-                schema=Identifier(self.datastore.schema),
-                table=Identifier(self.events_table_name),
-                ids=SQL("uuid" if self.datastore.originator_id_type == "uuid" else "text"),
-            ),
-            columns(stored_events),
-            prepare=True,
-        )
+        curs.execute(self.fallback_statement, columns(stored_events), prepare=True)
 
 
 class SnapshotRecorder(RenderedSelects):
