@@ -6,6 +6,7 @@ the balances of all accounts always gives zero.
 - ``pool:<table>``  a Vingt-un table's pool (VU-27/28)
 - ``escrow:<round>`` stakes and bank cover held while a round is open
 - ``deal-sale:<table>`` the clearing account through which a deal is sold (VU-31)
+- ``pool-payout:<table>`` the clearing account through which the pool pays a player (VU-28)
 - ``cashier``       the world outside: buy-ins come from it, cash-outs go to it
 """
 
@@ -36,8 +37,21 @@ def deal_sale(table_id: UUID | str) -> str:
     return f"deal-sale:{table_id}"
 
 
+def pool_payout(table_id: UUID | str) -> str:
+    return f"pool-payout:{table_id}"
+
+
 def wallet_owner(account: str) -> UUID | None:
     """The player whose wallet this is, or None for every other kind of account."""
-    if account.startswith("player:"):
-        return UUID(account[len("player:") :])
+    return _owner(account, "player:")
+
+
+def pool_owner(account: str) -> UUID | None:
+    """The table whose pool this is, or None for every other kind of account."""
+    return _owner(account, "pool:")
+
+
+def _owner(account: str, prefix: str) -> UUID | None:
+    if account.startswith(prefix):
+        return UUID(account[len(prefix) :])
     return None

@@ -648,12 +648,35 @@ class TwentyOneLedger(ConcurrentStartup, Application):
         if rnd.ended:
             raise WrongPhase(f"round {rnd.id} is over", None)
         rules = self._rules_of(rnd)
-        books = Books(uow.player, rnd, credit=rules.credit, round_id=str(rnd.id))
+        books = self.round_books(uow, rnd, rules)
         # The table is loaded only when needed (a shoe replaced mid-round, the round's end):
         # RoundCards reads just its id and asks the uow for the table itself.
         table = SimpleNamespace(id=rnd.table_id)
         cards = RoundCards(self.shoes, uow, table, rnd.pone, _shoe_clause(rules.family))
         return Play(rnd, rules, cards, books, actor)
+
+    def round_books(self, uow: UnitOfWork, rnd: Round, rules: RuleSet) -> Books:
+        """A round command's books: its escrow clears, its stream records what no other
+        stream guards, and the table's pool is loaded when money moves to it."""
+        return Books(
+            uow.player,
+            rnd,
+            credit=rules.credit,
+            round_id=str(rnd.id),
+            load_pool=lambda table_id: self._pool_table(uow, table_id),
+        )
+
+    def _pool_table(self, uow: UnitOfWork, table_id: Any) -> Table:
+        """The table, its pool open: a table opened before the pool kept its own stream
+        carries over, once, the balance folded from the whole log (VU-27)."""
+        table = uow.table(table_id)
+        table.require_pool()
+        if table.pool is None:
+            table.open_pool(
+                self.account_balance(table.pool_account),
+                "carried over from the transfers recorded before the pool kept its own stream",
+            )
+        return table
 
     def _round_neighbours(self, round_id: str) -> list[Any]:
         """What a command on the round may load besides it, as the cached round names them:
@@ -704,13 +727,14 @@ class TwentyOneLedger(ConcurrentStartup, Application):
             raise InvalidCommand("a pool payout states its reason (VU-28)")
 
         def body(uow: UnitOfWork) -> dict:
-            table = uow.table(table_id)
-            table.require_pool()
+            uow.prefetch(table_id, recipient)
+            table = self._pool_table(uow, table_id)
             player = uow.player(recipient)
-            pool = accounts.pool(table.id)
-            table.pay_from_pool(str(player.id), amount, self.account_balance(pool), reason, actor)
-            Books(uow.player, table).transfer(
-                pool, player.account, amount, POOL_PAYOUT, f"pool payout: {reason}"
+            table.pay_from_pool(str(player.id), amount, reason, actor)
+            books = Books(uow.player, table, load_pool=lambda _: table)
+            books.clearing = accounts.pool_payout(table.id)
+            books.transfer(
+                table.pool_account, player.account, amount, POOL_PAYOUT, f"pool payout: {reason}"
             )
             return {"table_id": str(table.id), "recipient": str(player.id), "amount": amount}
 

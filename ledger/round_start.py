@@ -9,7 +9,6 @@ from ledger.domain.round import Round
 from ledger.domain.table import Table
 from ledger.errors import NotPermitted, RuleViolation, WrongPhase
 from ledger.games import flow
-from ledger.games.books import Books
 from ledger.games.play import Play
 from ledger.shoes import RoundCards
 from ledger.unit_of_work import UnitOfWork
@@ -63,7 +62,7 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
         rnd,
         rules,
         RoundCards(app.shoes, uow, table, pone, EXHAUSTED_CLAUSE[family]),
-        Books(uow.player, rnd, credit=rules.credit, round_id=str(rnd.id)),
+        app.round_books(uow, rnd, rules),
         actor,
     )
     if fresh and rules.house_banked and not uow.shoe(table.shoe_id).fixed:

@@ -47,8 +47,8 @@ def encode_line(obj: dict[str, Any]) -> bytes:
 
 def table_members(app: Any, table_id: UUID) -> tuple[set[UUID], set[str]]:
     """The streams a table export includes whole (the table, its rounds, its shoes) and the
-    accounts that make a wallet transfer part of it (its rounds' escrows, its pool, house
-    and deal-sale accounts)."""
+    accounts that make a wallet transfer part of it (its rounds' escrows, its pool, house,
+    deal-sale and pool-payout accounts)."""
     streams = {table_id}
     round_ids: set[str] = set()
     for n in notifications(app, topics=(ROUND_STARTED, SHOE_COMMITTED)):
@@ -69,7 +69,7 @@ def export_lines(app: Any, table: str | UUID | None = None) -> Iterator[bytes]:
     table_id = UUID(str(table))
     streams, round_ids = table_members(app, table_id)
     table_accounts = {accounts.pool(table_id), accounts.house(table_id)}
-    table_accounts.add(accounts.deal_sale(table_id))
+    table_accounts |= {accounts.deal_sale(table_id), accounts.pool_payout(table_id)}
     for n in notifications(app):
         if n.originator_id in streams:
             yield encode_line(line_object(n, app.mapper.to_domain_event(n)))

@@ -12,7 +12,9 @@ One pass over the notification log (global order) checks:
   shoe not yet revealed cannot be checked yet: they are counted, not failed;
 - **money**: every transfer moves a positive amount, the balances of all accounts sum to
   zero, an ended round's escrow is empty, and no wallet is debited below zero, except by a
-  round at a table that gives credit (such tables are listed as exempt).
+  round at a table that gives credit (such tables are listed as exempt); a transfer recorded
+  in a wallet's or a table's stream touches that wallet or that table's pool, no pool goes
+  below zero, and a pool opens with the balance its earlier transfers fold to.
 
 Faults are reported in the order of the log; the first one names the event at fault.
 """
@@ -36,6 +38,8 @@ from replay.store import notifications
 
 CHECKS = ("decode", "chain", "shuffle", "money")
 CARD_EVENTS = (Round.CardDealt, Round.CardBurned, Table.CutForDeal)
+# The transfers recorded in the stream of the account they guard, and that account.
+GUARDED = {Player.FundsTransferred: accounts.player, Table.FundsTransferred: accounts.pool}
 
 
 @dataclass(frozen=True)
@@ -193,6 +197,8 @@ class Verifier:
             self.round_credit[stream] = bool(event.rules.get("credit"))
         elif isinstance(event, Round.Ended):
             self.ended[stream] = where
+        elif isinstance(event, Table.PoolOpened):
+            self.pool_opened(where, stream, event)
         elif isinstance(event, Table.Opened):
             self.table_credit[stream] = bool(event.rules.get("credit"))
         elif isinstance(event, Table.PlayerSeated):
@@ -225,17 +231,28 @@ class Verifier:
         for account in (event.from_account, event.to_account):
             if account.startswith("escrow:"):
                 self.escrow_last[account] = where
-        if isinstance(event, Player.FundsTransferred):
-            own = accounts.player(stream)
-            if own not in (event.from_account, event.to_account):
-                self.fault(where, "money", f"a transfer recorded in {own}'s stream misses it")
-                return
-            if event.to_account == own:
-                self.wallets[stream] += amount
-            if event.from_account == own:
-                self.wallets[stream] -= amount
-                if self.wallets[stream] < 0:
-                    self.overdrawn.append((where, event.round_id, self.wallets[stream]))
+        if event.from_account.startswith("pool:") and self.balances[event.from_account] < 0:
+            self.fault(where, "money", f"{event.from_account} went below zero")
+        own_account = GUARDED.get(type(event))
+        if own_account is None:
+            return
+        own = own_account(stream)
+        if own not in (event.from_account, event.to_account):
+            self.fault(where, "money", f"a transfer recorded in {own}'s stream misses it")
+            return
+        if own_account is accounts.player:
+            self.wallets[stream] += amount if event.to_account == own else -amount
+            if self.wallets[stream] < 0:
+                self.overdrawn.append((where, event.round_id, self.wallets[stream]))
+
+    def pool_opened(self, where: Where, stream: str, event: Any) -> None:
+        """A pool opens with the balance its transfers so far fold to: 0 for a new table,
+        the carried balance for one opened before the pool kept its own stream."""
+        folded = self.balances.get(accounts.pool(stream), 0)
+        if event.balance != folded:
+            self.fault(
+                where, "money", f"the pool opened with {event.balance}, its transfers give {folded}"
+            )
 
     # -- after the last event ---------------------------------------------------------------
 

@@ -1,13 +1,19 @@
 """A table: its rules (recorded whole at opening), its seats, who deals, which shoe is in
-use and how far it has been dealt. Rounds are their own aggregates, so a table's stream
-grows by two events per round and is kept cheap to load by snapshots."""
+use and how far it has been dealt, and a Vingt-un table's pool. Rounds are their own
+aggregates, so a table's stream grows by two events per round (and a Vingt-un table's by
+its pool's transfers) and is kept cheap to load by snapshots.
+
+The pool is guarded here as a wallet is in its player's stream: every transfer into or out
+of it is an event of this stream, so its balance is known without reading anything else."""
 
 from __future__ import annotations
 
 from typing import Any, Self
 from uuid import UUID
 
+from ledger import accounts
 from ledger.domain.chain import ChainedAggregate
+from ledger.domain.transfers import FundsTransferredBase
 from ledger.errors import AlreadySeated, RuleViolation, UnknownSeat, WrongPhase
 from ledger.rules import RuleSet, rules_from_record
 
@@ -36,6 +42,7 @@ class Table(ChainedAggregate):
             table.shoes_this_deal = 0
             table.shoe_dealer = None
             table.closed = False
+            table.pool = None  # the pool's balance, from PoolOpened on (Vingt-un)
 
     class PlayerSeated(ChainedAggregate.Event):
         player_id: str
@@ -106,6 +113,26 @@ class Table(ChainedAggregate):
         clause: str
         actor: str
 
+    class PoolOpened(ChainedAggregate.Event):
+        """VU-27: from here on, every transfer of the table's pool is recorded in this
+        stream. ``balance`` is 0 for a table opened with it; a table opened before the pool
+        kept its own stream carries over the balance folded from its recorded transfers."""
+
+        balance: int
+        basis: str
+        clause: str
+
+        def apply(self, table: Table) -> None:
+            table.pool = self.balance
+
+    class FundsTransferred(FundsTransferredBase):
+        def apply(self, table: Table) -> None:
+            own = table.pool_account
+            if self.to_account == own:
+                table.pool += self.amount
+            if self.from_account == own:
+                table.pool -= self.amount
+
     class ShoeChanged(ChainedAggregate.Event):
         shoe_id: UUID
         nonce: int
@@ -147,7 +174,20 @@ class Table(ChainedAggregate):
 
     @classmethod
     def open(cls, name: str, rules: RuleSet, actor: str) -> Self:
-        return cls._create(cls.Opened, name=name, rules=rules.to_dict(), actor=actor)
+        table = cls._create(cls.Opened, name=name, rules=rules.to_dict(), actor=actor)
+        if table.family == "vingt-un":
+            table.open_pool(0, "opened with the table")
+        return table
+
+    def open_pool(self, balance: int, basis: str) -> None:
+        self.require_pool()
+        if self.pool is not None:
+            raise RuleViolation(f"the pool of table {self.id} is open already", "VU-27")
+        self.trigger_event(self.PoolOpened, balance=balance, basis=basis, clause="VU-27")
+
+    @property
+    def pool_account(self) -> str:
+        return accounts.pool(self.id)
 
     @property
     def rules(self) -> RuleSet:
@@ -193,18 +233,18 @@ class Table(ChainedAggregate):
         if self.family != "vingt-un":
             raise RuleViolation("only a Vingt-un table keeps a pool", "VU-27")
 
-    def pay_from_pool(
-        self, recipient: str, amount: int, balance: int, reason: str, actor: str
-    ) -> None:
-        """Approve a payout of ``amount`` from a pool holding ``balance`` (VU-28)."""
+    def pay_from_pool(self, recipient: str, amount: int, reason: str, actor: str) -> None:
+        """Approve a payout of ``amount`` from the pool (VU-28); the money moves after."""
         self.require_pool()
-        if balance < amount:
-            raise RuleViolation(f"the pool holds {balance}, not {amount}", "VU-28")
+        if self.pool is None:
+            raise RuleViolation(f"the pool of table {self.id} is not open", "VU-27")
+        if self.pool < amount:
+            raise RuleViolation(f"the pool holds {self.pool}, not {amount}", "VU-28")
         self.trigger_event(
             self.PoolPaid,
             recipient=recipient,
             amount=amount,
-            balance=balance,
+            balance=self.pool,
             reason=reason,
             clause="VU-28",
             actor=actor,

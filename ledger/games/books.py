@@ -1,7 +1,9 @@
-"""Double-entry bookkeeping for one command. A transfer touching a wallet is recorded in
-that player's stream, where his balance is guarded; any other transfer (escrow to house,
-escrow to pool) is recorded in the round's stream. No transfer ever joins two wallets
-directly, so each transfer lands in exactly one stream."""
+"""Double-entry bookkeeping for one command. Two kinds of account are guarded: a wallet, in
+its player's stream, and a Vingt-un table's pool, in its table's stream. A transfer touching
+a guarded account is recorded in that account's stream, where its balance is checked; any
+other transfer (escrow to house) is recorded in the round's stream. No transfer ever joins
+two guarded accounts directly (it goes through a clearing account, the round's escrow), so
+each transfer lands in exactly one stream."""
 
 from __future__ import annotations
 
@@ -21,8 +23,10 @@ class Books:
         *,
         credit: bool = False,
         round_id: str = "",
+        load_pool: Callable[[Any], Any] | None = None,
     ) -> None:
         self._load_wallet = load_wallet
+        self._load_pool = load_pool
         self.fallback = fallback
         self.credit = credit
         self.round_id = round_id
@@ -35,6 +39,19 @@ class Books:
             self.wallets[key] = self._load_wallet(player_id)
         return self.wallets[key]
 
+    def guardian(self, account: str) -> Any:
+        """The aggregate whose stream records and guards ``account``, or None if no stream
+        guards it (escrow, house, cashier, clearing)."""
+        owner = accounts.wallet_owner(account)
+        if owner is not None:
+            return self.wallet(owner)
+        table = accounts.pool_owner(account)
+        if table is None:
+            return None
+        if self._load_pool is None:
+            raise InvalidCommand(f"this command cannot move money of {account}")
+        return self._load_pool(table)
+
     def balance(self, account: str) -> int:
         owner = accounts.wallet_owner(account)
         if owner is None:
@@ -42,10 +59,14 @@ class Books:
         return self.wallet(owner).balance
 
     def require(self, account: str, amount: int, clause: str | None, what: str) -> None:
-        """Refuse before anything is recorded if a wallet cannot cover ``amount``."""
-        if self.credit or accounts.wallet_owner(account) is None:
+        """Refuse before anything is recorded if a wallet cannot cover ``amount`` (a pool
+        never runs on credit)."""
+        if accounts.pool_owner(account) is not None:
+            have = self.guardian(account).pool
+        elif self.credit or accounts.wallet_owner(account) is None:
             return
-        have = self.balance(account)
+        else:
+            have = self.balance(account)
         if have < amount:
             raise InsufficientFunds(
                 f"{what}: needs {amount}, but {account} holds {have}",
@@ -61,21 +82,18 @@ class Books:
             raise InvalidCommand(f"a transfer amount cannot be negative ({amount})")
         if amount == 0 or from_account == to_account:
             return
-        payer = accounts.wallet_owner(from_account)
-        payee = accounts.wallet_owner(to_account)
+        payer = self.guardian(from_account)
+        payee = self.guardian(to_account)
         if payer is not None and payee is not None:
-            # Each transfer lands in exactly one stream: route wallet to wallet via escrow.
+            # Each transfer lands in exactly one stream: route it through the clearing account.
             self.transfer(from_account, self.clearing, amount, clause, memo)
             self.transfer(self.clearing, to_account, amount, clause, memo)
             return
         if payer is not None:
             self.require(from_account, amount, clause, memo)
-            target = self.wallet(payer)
+            target = payer
         elif payee is not None:
-            target = self.wallet(payee)
+            target = payee
         else:
             target = self.fallback
         record_transfer(target, from_account, to_account, amount, clause, memo, self.round_id)
-
-    def touched(self) -> list[Any]:
-        return [w for w in self.wallets.values() if w.pending_events]

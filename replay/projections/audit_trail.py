@@ -49,7 +49,8 @@ def entry(line: str | bytes) -> dict[str, Any]:
 class AuditTrail(Projector):
     name = "audit_trail"
     # 2: one row per round, its entries as JSON lines (1 had a row per entry).
-    version = 2
+    # 3: a round's pool transfers, recorded in its table's stream, are part of it.
+    version = 3
     ddl = (
         "CREATE TABLE IF NOT EXISTS view_audit_trail ("
         " round_id TEXT PRIMARY KEY, events BIGINT NOT NULL, position BIGINT NOT NULL,"
@@ -74,13 +75,18 @@ class AuditTrail(Projector):
             for name, value in vars(Round).items()
             if isinstance(value, type) and issubclass(value, Round.Event)
         }
-        return {**every, "Player.FundsTransferred": self.wallet_transfer}
+        return {
+            **every,
+            "Player.FundsTransferred": self.round_transfer,
+            "Table.FundsTransferred": self.round_transfer,
+        }
 
     @stored_only
     def round_event(self, event: Any, n: Any) -> None:
         self._add(n.originator_id, n)
 
-    def wallet_transfer(self, event: Any, n: Any) -> None:
+    def round_transfer(self, event: Any, n: Any) -> None:
+        """A transfer of the round recorded in the stream of the account it guards."""
         if event.round_id:
             self._add(event.round_id, n)
 

@@ -38,7 +38,8 @@ class Bankroll(Projector):
         "CREATE INDEX IF NOT EXISTS view_holds_by_account ON view_holds (account)",
     )
     # 2: holds folded from the round's own events, by hand (1 folded them from transfers).
-    version = 2
+    # 3: pool transfers, recorded in the table's stream.
+    version = 3
     _movement = (
         "account", "seq", "position", "time", "stream", "version", "from_account",
         "to_account", "amount", "change", "balance", "clause", "memo", "round_id",
@@ -59,6 +60,7 @@ class Bankroll(Projector):
         return {
             "Player.FundsTransferred": self.transferred,
             "Round.FundsTransferred": self.transferred,
+            "Table.FundsTransferred": self.transferred,
             "Round.Started": self.round_started,
             "Round.StakePlaced": self.stake_placed,
             "Round.StakeRaised": self.stake_raised,

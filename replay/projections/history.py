@@ -57,7 +57,9 @@ _TEXT = dict.fromkeys(
 
 class History(Projector):
     name = "history"
-    version = 2  # 2: view_round_players.joined, the player's paging cursor
+    # 2: view_round_players.joined, the player's paging cursor.
+    # 3: pool transfers, recorded in the table's stream.
+    version = 3
     ddl = (
         "CREATE TABLE IF NOT EXISTS view_rounds (round_id TEXT PRIMARY KEY, "
         + _columns(ROUND_COLUMNS, _TEXT)
@@ -103,6 +105,7 @@ class History(Projector):
             "Round.Ended": self.ended,
             "Player.FundsTransferred": self.transferred,
             "Round.FundsTransferred": self.transferred,
+            "Table.FundsTransferred": self.transferred,
         }
 
     # -- bulk reads ------------------------------------------------------------------------

@@ -85,7 +85,10 @@ class VingtUnTable:
         return {name: now[name] - self.before[name] for name in now}
 
     def pool(self) -> int:
-        return fold_balances(self.app).get(accounts.pool(self.table_id), 0)
+        """The pool's balance: the one its table keeps, checked against the whole log."""
+        folded = fold_balances(self.app).get(accounts.pool(self.table_id), 0)
+        assert self.app.get_table(self.table_id).pool == folded
+        return folded
 
     def round(self, rid: str) -> Any:
         return self.app.get_round(rid)
@@ -914,17 +917,20 @@ def test_VU_27a_every_player_pays_an_ante_into_the_pool_at_the_start_of_the_deal
     rid = t.start(["TC", "9C", "TD", "9D", "8C", "8D"])
     assert t.pool() == 100  # before any stake
     assert t.balances() == {"D": START, "A": START - 50, "B": START - 50}
-    antes = [
-        (e.from_account, e.to_account, e.amount, e.clause, e.memo)
-        for name in ("A", "B")
-        for e in of_type(list(app.events.get(UUID(t.ids[name]))), "FundsTransferred")
-        if e.clause == "VU-27"
-    ]
-    pool = accounts.pool(t.table_id)
-    assert antes == [
-        (accounts.player(t.ids["A"]), pool, 50, "VU-27", "ante"),
-        (accounts.player(t.ids["B"]), pool, 50, "VU-27", "ante"),
-    ]
+
+    # Each ante leaves its wallet in the player's stream and reaches the pool in the table's,
+    # through the round's escrow: each stream records the account it guards.
+    def antes(stream: str) -> list[tuple]:
+        return [
+            (e.from_account, e.to_account, e.amount, e.clause, e.memo)
+            for e in of_type(list(app.events.get(UUID(stream))), "FundsTransferred")
+            if e.clause == "VU-27"
+        ]
+
+    pool, escrow = accounts.pool(t.table_id), accounts.escrow(rid)
+    for name in ("A", "B"):
+        assert antes(t.ids[name]) == [(accounts.player(t.ids[name]), escrow, 50, "VU-27", "ante")]
+    assert antes(t.table_id) == [(escrow, pool, 50, "VU-27", "ante")] * 2
 
     t.stake(rid, "A", 200)
     t.stake(rid, "B", 100)
@@ -1013,9 +1019,21 @@ def test_VU_28_the_pool_pays_out_to_a_recipient_for_a_stated_reason(app, vingt_u
         for e in of_type(list(app.events.get(UUID(t.ids["B"]))), "FundsTransferred")
         if e.clause == "VU-28"
     ]
+    # The pool's leg is recorded on the table, the wallet's in the player's stream.
+    clearing = accounts.pool_payout(t.table_id)
     assert [(e.from_account, e.to_account, e.amount) for e in payouts] == [
-        (accounts.pool(t.table_id), accounts.player(t.ids["B"]), 150)
+        (clearing, accounts.player(t.ids["B"]), 150)
     ]
+    (out_of_pool,) = [
+        e
+        for e in of_type(list(app.events.get(UUID(t.table_id))), "FundsTransferred")
+        if e.clause == "VU-28"
+    ]
+    assert (out_of_pool.from_account, out_of_pool.to_account, out_of_pool.amount) == (
+        accounts.pool(t.table_id),
+        clearing,
+        150,
+    )
     assert "best hand of the evening" in payouts[0].memo
     assert t.pool() == 50
     # The table itself records the payout and the balance it was checked against (VU-28).

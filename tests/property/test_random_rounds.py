@@ -16,9 +16,10 @@ that must be refused. Checked:
   oracle written from the digest); each player's change of balance is the sum of his hands'
   results (less the Vingt-un ante), the banker's is the rest; the repository rebuilds the round
   from the store; its chain verifies;
-- at the end of each example: ``fold_balances`` agrees with the running fold; tables and wallets
-  rebuild from the store (snapshots included); ``verify_chain`` passes on every stream; every
-  revealed shoe matches its commitment and ``dealing_order`` card for card.
+- at the end of each example: ``fold_balances`` agrees with the running fold (and a Vingt-un
+  table's pool with it); tables and wallets rebuild from the store (snapshots included);
+  ``verify_chain`` passes on every stream; every revealed shoe matches its commitment and
+  ``dealing_order`` card for card.
 
 The shoes are real shuffled shoes (committed, cut, revealed), not fixed ones; their secret seeds
 and cuts come from a generator seeded by hypothesis so that a failing example replays exactly.
@@ -685,6 +686,9 @@ class Harness:
         for rid in self.rounds:
             assert folded.get(accounts.escrow(rid), 0) == 0
         table = app.get_table(self.table)
+        # A Vingt-un table guards its pool as a player's stream guards his wallet.
+        pool = self.balances.get(accounts.pool(self.table), 0)
+        assert table.pool == (pool if self.family == "vingt-un" else None)
         assert state(app.repository.get(UUID(self.table), version=table.version)) == state(table)
         assert state(project(None, app.events.get(UUID(self.table)))) == state(table)
         for pid in self.players:

@@ -344,17 +344,22 @@ def test_a_stake_settled_before_the_round_ends_is_no_longer_held_hoyle_overdraw(
 # -- audit trail ---------------------------------------------------------------------------------
 
 
-def test_a_rounds_audit_trail_is_its_whole_stream_and_its_wallet_transfers_in_order(projected):
+def test_a_rounds_audit_trail_is_its_whole_stream_and_its_wallet_and_pool_transfers_in_order(
+    projected,
+):
     app, proj, _ = projected
     log = event_log(app)
     rids = [str(n.originator_id) for n, _ in log if event_name(n.topic) == "Round.Started"]
+    transfers = ("Player.FundsTransferred", "Table.FundsTransferred")
+    pool_legs = 0
     for rid in rids:
         expected = [
             (n.id, str(n.originator_id), n.originator_version, event_name(n.topic), e.hash)
             for n, e in log
             if str(n.originator_id) == rid
-            or (event_name(n.topic) == "Player.FundsTransferred" and e.round_id == rid)
+            or (event_name(n.topic) in transfers and e.round_id == rid)
         ]
+        pool_legs += sum(1 for *_, name, _ in expected if name == "Table.FundsTransferred")
         trail = q.round_trail(proj.views, rid)
         got = [(t["position"], t["stream"], t["version"], t["type"], t["hash"]) for t in trail]
         assert got == expected, rid
@@ -370,6 +375,7 @@ def test_a_rounds_audit_trail_is_its_whole_stream_and_its_wallet_transfers_in_or
                 assert t["card"] == t["data"]["card"] and t["hand"] == t["data"]["hand"]
             if t["type"].endswith("FundsTransferred"):
                 assert t["amount"] == t["data"]["amount"] and t["clauses"] == t["data"]["clause"]
+    assert pool_legs, "the scenario moves money into a pool during a round"
     total = proj.views.read("SELECT SUM(events) FROM view_audit_trail")[0][0]
     assert total == sum(len(q.round_trail(proj.views, rid)) for rid in rids)
 

@@ -232,3 +232,51 @@ def test_a_version_gap_is_named(tmp_path):
     first = report.first
     assert first.stream == stream and first.version == version + 1
     assert "version gap" in first.problem
+
+
+def _forged_table(app: TwentyOneLedger):
+    """A table written as a faulty writer might, every hash correct: only the money checks
+    can tell."""
+    from ledger.domain.table import Table
+    from ledger.rules import rules_for
+
+    return Table._create(
+        Table.Opened, name="forged", rules=rules_for("vingt-un").to_dict(), actor="a"
+    )
+
+
+def test_a_pool_opened_with_money_its_transfers_never_brought_is_named(memory_env):
+    from ledger.domain.table import Table
+
+    app = TwentyOneLedger(env=memory_env)
+    try:
+        table = _forged_table(app)
+        table.trigger_event(Table.PoolOpened, balance=500, basis="forged", clause="VU-27")
+        app.save(table)
+        report = verify(app)
+    finally:
+        app.close()
+    assert not report.ok
+    assert (report.first.stream, report.first.version) == (str(table.id), 2)
+    assert report.first.problem == "the pool opened with 500, its transfers give 0"
+
+
+def test_a_table_transfer_that_misses_its_pool_or_overdraws_it_is_named(memory_env):
+    from ledger import accounts
+    from ledger.domain.transfers import record_transfer
+
+    app = TwentyOneLedger(env=memory_env)
+    try:
+        table = _forged_table(app)
+        table.open_pool(0, "opened with the table")
+        record_transfer(table, accounts.house(table.id), accounts.CASHIER, 5, "VU-28", "stray")
+        record_transfer(table, table.pool_account, accounts.CASHIER, 7, "VU-28", "unfunded")
+        app.save(table)
+        report = verify(app)
+    finally:
+        app.close()
+    problems = [(f.version, f.problem) for f in report.faults if f.check == "money"]
+    assert problems[:2] == [
+        (3, f"a transfer recorded in {table.pool_account}'s stream misses it"),
+        (4, f"{table.pool_account} went below zero"),
+    ]
