@@ -3,6 +3,8 @@ and starting rounds."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import g
 from flask_smorest import Blueprint
 
@@ -28,6 +30,7 @@ from api.schemas.tables import (
     TableSchema,
 )
 from api.visibility import round_view
+from ledger.domain.table import Table
 from replay.projections import queries
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Tables and seats")
@@ -35,12 +38,25 @@ blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Tables
 ANY_ROLE = ("admin", "auditor", "dealer", "player")
 
 
+LATEST_ROUNDS = 20  # round ids a table's body lists; all of them: GET /v1/tables/{id}/rounds
+_PAGE = 100
+_MOST_READ = 1000  # events read back for them: a GET costs the same on a table of any age
+
+
+def latest_round_ids(app: Any, table: Table) -> list[str]:
+    """The table's latest rounds, oldest first, read back from the end of its stream."""
+    found: list[str] = []
+    lte = table.version
+    while lte > max(table.version - _MOST_READ, 0) and len(found) < LATEST_ROUNDS:
+        page = list(app.events.get(table.id, lte=lte, desc=True, limit=_PAGE))
+        found += [str(e.round_id) for e in page if isinstance(e, Table.RoundOpened)]
+        lte -= _PAGE
+    return found[:LATEST_ROUNDS][::-1]
+
+
 def table_body(table_id: str, position: int | None = None) -> dict:
     app = ledger()
     table = app.get_table(table_id)
-    round_ids = [
-        str(e.round_id) for e in app.events.get(table.id) if type(e).__name__ == "RoundOpened"
-    ]
     body = {
         "table_id": str(table.id),
         "name": table.name,
@@ -53,7 +69,8 @@ def table_body(table_id: str, position: int | None = None) -> dict:
         "dealer": "house" if table.rules.house_banked else table.dealer,
         "current_round": str(table.current_round) if table.current_round else None,
         "rounds": table.rounds,
-        "round_ids": round_ids,
+        "round_ids": latest_round_ids(app, table),
+        "pool": table.pool,
         "closed": table.closed,
         "version": table.version,
     }

@@ -59,7 +59,16 @@ class TableSchema(PositionSchema):
     dealer = fields.String(allow_none=True)
     current_round = fields.String(allow_none=True)
     rounds = fields.Integer(metadata={"description": "rounds started so far"})
-    round_ids = fields.List(fields.String())
+    round_ids = fields.List(
+        fields.String(),
+        metadata={"description": "the latest rounds (up to 20), oldest first; all of them: "
+                  "GET /v1/tables/{id}/rounds"},
+    )  # fmt: skip
+    pool = fields.Integer(
+        allow_none=True,
+        metadata={"description": "the pool's balance in minor units (VU-27/28); null at "
+                  "tables of other families"},
+    )  # fmt: skip
     closed = fields.Boolean()
     version = fields.Integer()
 

@@ -83,10 +83,30 @@ def test_selling_the_deal_and_the_pool(http):
     )
     assert http.balance(t.ids["Dee"]) == 100_500
     payout = {"recipient": t.ids["Bob"], "amount": 10, "reason": "a pool payout"}
+    assert http.get(f"/v1/tables/{t.table_id}")["pool"] == 0
     problem = http.post(f"/v1/tables/{t.table_id}/pool-payouts", payout, status=409)
     assert problem["clause"] == "VU-28"
     assert http.post(f"/v1/tables/{t.table_id}/close")["closed"] is True
     http.post(f"/v1/tables/{t.table_id}/close", status=409)
+
+
+def test_a_table_lists_its_latest_rounds_read_back_from_its_stream(http, monkeypatch):
+    t = open_table(http, "casino", {"insurance": False})
+    app = http.ledger
+    stakes = {t.ids["Ann"]: 200, t.ids["Bob"]: 200}
+    played = [
+        app.play_round(t.table_id, stakes, lambda rnd, turn: {"action": "stand", "hand": turn})
+        for _ in range(23)
+    ]
+    reads = []
+    whole_get = app.events.get
+    monkeypatch.setattr(
+        app.events, "get", lambda *a, **kw: reads.append(kw.get("limit")) or whole_get(*a, **kw)
+    )
+    body = http.get(f"/v1/tables/{t.table_id}")
+    assert body["round_ids"] == [p["round_id"] for p in played[-20:]]
+    assert body["rounds"] == 23 and body["pool"] is None
+    assert reads and None not in reads, "the body reads its table's stream a page at a time"
 
 
 def test_actions_are_validated_as_a_tagged_union(http):
