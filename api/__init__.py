@@ -56,6 +56,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from api import read_models
 
     read_models.init_app(app, app.extensions["ledger"], dict(env))
+    from api.table_members import TableMembers
+
+    app.extensions["table_members"] = TableMembers()
     app.register_blueprint(health_bp)
     api = Api(app)
     app.extensions["api"] = api

@@ -15,6 +15,10 @@ def ledger() -> Any:
     return current_app.extensions["ledger"]
 
 
+def table_members() -> Any:
+    return current_app.extensions["table_members"]
+
+
 def command_id() -> str | None:
     """Set by ``api.idempotency.idempotent`` when the request carries an Idempotency-Key."""
     return g.get("command_id")

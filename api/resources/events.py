@@ -10,7 +10,7 @@ from flask import Response, g, request, stream_with_context
 from flask_smorest import Blueprint
 
 from api.auth import require
-from api.resources.common import ledger
+from api.resources.common import ledger, table_members
 from api.resources.feed import table_page
 from api.schemas.events import EventPageSchema, EventQuerySchema, StreamQuerySchema
 from ledger.errors import InvalidCommand
@@ -29,7 +29,9 @@ def page(args, table_id):
     """The table's events after position ``after`` (masked for the caller); pass ``next``
     as ``after`` to get the following page. An empty page still advances ``next`` past
     other tables' events; while ``more`` is true, ask again at once."""
-    items, cursor, more = table_page(ledger(), str(table_id), g.key, args["after"], args["limit"])
+    items, cursor, more = table_page(
+        ledger(), table_members(), str(table_id), g.key, args["after"], args["limit"]
+    )
     return {"items": items, "next": cursor, "more": more}
 
 
@@ -47,7 +49,7 @@ def page(args, table_id):
 def stream(args, table_id):
     """The table's events as they happen, from ``after`` (or the ``Last-Event-ID`` header),
     polling the store every half second until ``timeout`` seconds have passed."""
-    app, viewer, tid = ledger(), g.key, str(table_id)
+    app, members, viewer, tid = ledger(), table_members(), g.key, str(table_id)
     after = args["after"]
     if after is None:
         last = request.headers.get("Last-Event-ID", "0") or "0"
@@ -61,7 +63,7 @@ def stream(args, table_id):
         cursor = after
         yield ": open\n\n"
         while True:
-            items, cursor, more = table_page(app, tid, viewer, cursor, 100)
+            items, cursor, more = table_page(app, members, tid, viewer, cursor, 100)
             for item in items:
                 body = json.dumps(item, separators=(",", ":"))
                 yield f"id: {item['position']}\nevent: {item['type']}\ndata: {body}\n\n"

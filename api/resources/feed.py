@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from api.table_members import TableMembers
 from api.visibility import CHAIN_FIELDS, event_record, event_views, sees_all
 from replay.event_rows import page_reader
 
@@ -26,22 +27,8 @@ def round_events(app: Any, rnd: Any, viewer: Any, positions: dict | None = None)
     return event_views(rnd, records, viewer)
 
 
-def _members(app: Any, table_id: UUID) -> tuple[set[UUID], set[UUID]]:
-    """The table's aggregates: itself, its rounds and its shoes; and its rounds."""
-    rounds, shoes = set(), set()
-    for event in app.events.get(table_id):
-        name = type(event).__name__
-        if name == "RoundOpened":
-            rounds.add(event.round_id)
-        elif name == "ShoeChanged":
-            shoes.add(event.shoe_id)
-        elif name == "CutForDeal":
-            shoes.add(event.shoe)
-    return {table_id, *rounds, *shoes}, rounds
-
-
 def table_page(
-    app: Any, table_id: str, viewer: Any, after: int, limit: int
+    app: Any, members: TableMembers, table_id: str, viewer: Any, after: int, limit: int
 ) -> tuple[list[dict], int, bool]:
     """Up to ``limit`` events of the table after position ``after``, the next cursor (at
     most ``after + SCAN``), and whether the log held more after it when the page was read
@@ -52,8 +39,8 @@ def table_page(
     # together with the table's event naming that round or shoe, so the table's stream
     # names them all now, and the table's current round masks its shoes (``_masked``).
     table = app.get_table(table_id)  # 404 for an unknown table
-    members, rounds = _members(app, table.id)
-    wanted = {str(m) for m in members}
+    known = members.of(app, table)
+    wanted, rounds = known.streams, known.rounds
     read = page_reader(app.recorder)
     found: list[tuple[int, Any]] = []
     cursor = after

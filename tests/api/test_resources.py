@@ -203,6 +203,7 @@ def test_the_table_feed_pages_and_masks(http):
 
 def test_a_quiet_tables_feed_reads_a_bounded_stretch_of_the_log_per_page(http, monkeypatch):
     from api.resources import feed
+    from api.table_members import TableMembers
 
     quiet = open_table(http, "vingt-un")
     quiet.start(["TC", "9D", "8H", "KC", "7D", "9C"])
@@ -213,9 +214,16 @@ def test_a_quiet_tables_feed_reads_a_bounded_stretch_of_the_log_per_page(http, m
     everything = http.get(f"{path}?limit=1000", key=http.keys["auditor"])
     head = http.ledger.recorder.max_notification_id()
 
-    reads: list[int] = []
-    members = feed._members
-    monkeypatch.setattr(feed, "_members", lambda *a: reads.append(1) or members(*a))
+    # The table's stream is read once, then only its newer events (a new TableMembers: the
+    # pages read above are forgotten).
+    http.app.extensions["table_members"] = TableMembers()
+    reads: list[int | None] = []
+    whole_get = http.ledger.events.get
+    monkeypatch.setattr(
+        http.ledger.events,
+        "get",
+        lambda *a, gt=None, **kw: reads.append(gt) or whole_get(*a, gt=gt, **kw),
+    )
     monkeypatch.setattr(feed, "SCAN", 9)
     paged, after, pages = [], 0, 0
     while after < head:
@@ -224,7 +232,8 @@ def test_a_quiet_tables_feed_reads_a_bounded_stretch_of_the_log_per_page(http, m
         assert page["more"] is (page["next"] < head)
         paged += page["items"]
         after, pages = page["next"], pages + 1
-    assert paged == everything["items"] and len(reads) == pages  # the table read once a page
+    assert paged == everything["items"]
+    assert reads == [0], "the table's stream read once, not once a page"
     assert pages >= head // 9
     ended = http.get(f"{path}?after={head}", key=http.keys["auditor"])
     assert ended == {"items": [], "next": head, "more": False}
@@ -237,6 +246,12 @@ def test_a_quiet_tables_feed_reads_a_bounded_stretch_of_the_log_per_page(http, m
     assert [i for i in ids if i.startswith("id:")] == [
         f"id: {e['position']}" for e in everything["items"]
     ]
+    known = http.ledger.get_table(quiet.table_id).version
+    http.ledger.seat_player(quiet.table_id, http.player("Eve"), 4)
+    (seated,) = http.get(f"{path}?after={head}", key=http.keys["auditor"])["items"]
+    assert seated["type"] == "PlayerSeated"
+    assert reads[-1] == known, "then only the table's newer events"
+    assert set(reads) == {0, known}
 
 
 def test_the_sse_stream(http, client):
