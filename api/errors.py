@@ -152,6 +152,19 @@ def handle_projection_lag(error: Any) -> Response:
     )
 
 
+def handle_projection_superseded(error: Any) -> Response:
+    # Not this request's fault, nor a lag that waiting cures: this server is older than
+    # its read models (a deploy under way) and a newer one should answer.
+    current_app.logger.error("%s", error)
+    return problem(
+        503,
+        "Server older than its read models",
+        str(error),
+        kind="projection-superseded",
+        projection=error.name,
+    )
+
+
 def handle_unexpected(error: Exception) -> Response:
     current_app.logger.exception("unexpected error while handling a request", exc_info=error)
     return problem(500, "Internal error", "the server failed; the error has been logged")
@@ -173,9 +186,10 @@ def init_app(app: Flask, api: Any) -> None:
     app.register_error_handler(HTTPException, handle_http_exception)
     app.register_error_handler(ledger_errors.LedgerError, handle_ledger_error)
     app.register_error_handler(Exception, handle_unexpected)
-    from replay.projections import ProjectionLag
+    from replay.projections import ProjectionLag, ProjectionSuperseded
 
     app.register_error_handler(ProjectionLag, handle_projection_lag)
+    app.register_error_handler(ProjectionSuperseded, handle_projection_superseded)
     # Documented once so every view can refer to it as "Problem".
     if "Problem" not in api.spec.components.schemas:
         api.spec.components.schema("Problem", schema=ProblemSchema)

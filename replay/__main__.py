@@ -144,7 +144,13 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         takes_env = len(inspect.signature(func).parameters) >= 2
     except (TypeError, ValueError):
         takes_env = True
-    code = func(args, env) if takes_env else func(args)
+    from replay.projections import ProjectionSuperseded
+
+    try:
+        code = func(args, env) if takes_env else func(args)
+    except ProjectionSuperseded as error:
+        print(f"replay {args.command}: {error}", file=sys.stderr)
+        return 3
     return int(code or 0)
 
 

@@ -2,7 +2,7 @@
 
 - ``bankroll``: every account's balance, stakes held in open rounds, and movements.
 - ``history``: rounds per table and per player, hands, and each table's results.
-- ``audit_trail``: every event and wallet transfer of each round, in order.
+- ``audit_trail``: every event and wallet and pool transfer of each round, in order.
 
 ``open_projections(app, env)`` gives the :class:`Projections` of a ledger application;
 ``python -m replay project`` keeps them current from another process and
@@ -15,9 +15,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from replay.projections.database import ProjectionBusy, open_views
-from replay.projections.runner import ProjectionLag, Projections
+from replay.projections.runner import ProjectionLag, Projections, ProjectionSuperseded
 
-__all__ = ["ProjectionBusy", "ProjectionLag", "Projections", "open_projections"]
+__all__ = [
+    "ProjectionBusy",
+    "ProjectionLag",
+    "ProjectionSuperseded",
+    "Projections",
+    "open_projections",
+]
 
 
 def open_projections(app: Any, env: Mapping[str, str], batch: int | None = None) -> Projections:

@@ -1,6 +1,10 @@
 """Running the projectors: pull the notification log, fold each batch, commit the rows and the
 position read together.
 
+Versions only move forward: a projection recorded at a newer version than this code folds
+is never dropped or folded into by it (``ProjectionSuperseded``), so new projectors can be
+rolled out while old workers still run; the old ones stop at their next batch.
+
 Exactly once: a batch's rows and each projector's new position (``view_projections``) commit
 in one transaction, taken under the projections' lock, so a crash loses the whole batch or none
 of it, and the next run (in this process or another) starts where the last commit left off.
@@ -46,6 +50,19 @@ class ProjectionLag(Exception):
         super().__init__(
             f"the read models have reached position {reached}, not the requested {wanted} "
             f"(lag {wanted - reached} events) after waiting {waited:.1f} s; retry shortly"
+        )
+
+
+class ProjectionSuperseded(Exception):
+    """The database holds a projection at another version than this code folds: newer code
+    has rebuilt it. This process must not touch it again; upgrade and restart it."""
+
+    def __init__(self, name: str, recorded: int, ours: int) -> None:
+        self.name, self.recorded, self.ours = name, recorded, ours
+        super().__init__(
+            f"the read model {name!r} is at version {recorded} in the database, this process "
+            f"folds version {ours}: it was rebuilt by other code; upgrade and restart this "
+            "process"
         )
 
 
@@ -109,7 +126,12 @@ class Projections:
         )
         known = dict(views.execute(f"SELECT name, version FROM {TRACKING}"))
         for projector in self.projectors:
-            if known.get(projector.name) != projector.version:
+            recorded = known.get(projector.name)
+            if recorded is not None and recorded > projector.version:
+                # Versions only move forward: an old process started during a deploy must
+                # not drop what the new code has built.
+                raise ProjectionSuperseded(projector.name, recorded, projector.version)
+            if recorded != projector.version:
                 for table in projector.tables:
                     views.execute(f"DROP TABLE IF EXISTS {table}")
                 views.execute(
@@ -180,9 +202,16 @@ class Projections:
 
     def _fold_batch(self, target: int, lock_timeout: float) -> tuple[int, int]:
         with self.views.transaction(lock_timeout) as db:
-            rows = db.execute(f"SELECT name, position FROM {TRACKING}")
-            ours = set(self.names())
-            positions = {name: int(pos) for name, pos in rows if name in ours}
+            rows = db.execute(f"SELECT name, version, position FROM {TRACKING}")
+            ours = {p.name: p.version for p in self.projectors}
+            positions = {}
+            for name, version, position in rows:
+                if name in ours:
+                    if version != ours[name]:
+                        # Checked under the lock every batch: a worker that started before
+                        # newer code rebuilt the tables stops before folding into them.
+                        raise ProjectionSuperseded(name, int(version), ours[name])
+                    positions[name] = int(position)
             if positions != self._committed:
                 for projector in self.projectors:
                     projector.clear()

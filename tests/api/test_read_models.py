@@ -574,6 +574,23 @@ def test_external_a_read_ahead_of_the_projections_is_503_until_they_catch_up(sto
         close(http)
 
 
+def test_a_server_older_than_its_read_models_answers_503_and_folds_nothing(http):
+    pid = http.player("Ann", amount=1000)
+    projections = http.app.extensions["projections"]
+    reached = projections.catch_up()
+    # Newer code has rebuilt the bankroll meanwhile (its version is higher).
+    with projections.views.transaction() as db:
+        db.execute("UPDATE view_projections SET version = version + 1 WHERE name = ?",
+                   ("bankroll",))  # fmt: skip
+    http.post(f"/v1/players/{pid}/withdrawals", {"amount": 300})
+    response = raw(http, f"/v1/players/{pid}/bankroll")
+    assert response.status_code == 503 and response.mimetype == PROBLEM
+    problem = response.get_json()
+    assert problem["type"].endswith("projection-superseded")
+    assert problem["projection"] == "bankroll" and "upgrade and restart" in problem["detail"]
+    assert projections.views.read("SELECT MAX(position) FROM view_projections")[0][0] == reached
+
+
 def test_external_history_reads_wait_for_a_rounds_last_write(memory_env):
     http = external_http(memory_env, wait_ms=30)
     projections = http.app.extensions["projections"]
