@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
@@ -67,6 +68,7 @@ def event_entry(event: Any) -> dict[str, Any]:
     return summarize(
         {
             "position": None,
+            "stream": str(event.originator_id),
             "version": event.originator_version,
             "type": _type(event),
             "time": utc(event.timestamp),
@@ -230,19 +232,42 @@ def _signed(event: Any, account: str) -> int:
     return amount
 
 
+_PAGE = 200
+
+
+def since(app: Any, stream: UUID, until: Callable[[Any], bool]) -> tuple[list[Any], int]:
+    """The stream's events after the newest one for which ``until`` holds, oldest first,
+    and that one's version (0 if none). Read back from the stream's end, so auditing a
+    round reads what came after it, not the whole history of a player or a table."""
+    newer: list[Any] = []
+    lte = None
+    while True:
+        page = list(app.events.get(stream, lte=lte, desc=True, limit=_PAGE))
+        for event in page:
+            if until(event):
+                return newer[::-1], event.originator_version
+            newer.append(event)
+        if len(page) < _PAGE:
+            return newer[::-1], 0
+        lte = page[-1].originator_version - 1
+
+
 def wallet_balances(app: Any, round_id: str, player_id: str, first: Any, last: Any) -> dict:
     """The wallet before the round's first event and after its last, from its own stream:
-    before = every transfer timed before the round began; after = every transfer up to the
-    later of the last one timed by the round's end and the last one the round made."""
+    before = the balance as of the last event timed before the round began; after = that,
+    moved by every transfer up to the later of the last one timed by the round's end and
+    the last one the round made."""
     from ledger import accounts
 
     account = accounts.player(player_id)
-    events = [e for e in app.events.get(UUID(player_id)) if isinstance(e, FundsTransferredBase)]
-    before = sum(_signed(e, account) for e in events if e.timestamp < first.timestamp)
+    wallet = UUID(player_id)
+    newer, known = since(app, wallet, lambda e: e.timestamp < first.timestamp)
+    before = app.repository.get(wallet, version=known).balance if known else 0
+    events = [e for e in newer if isinstance(e, FundsTransferredBase)]
     ends = [i for i, e in enumerate(events) if e.timestamp <= last.timestamp]
     ends += [i for i, e in enumerate(events) if e.round_id == round_id]
     upto = max(ends, default=-1)
-    after = sum(_signed(e, account) for e in events[: upto + 1])
+    after = before + sum(_signed(e, account) for e in events[: upto + 1])
     movements = [
         {
             "version": e.originator_version,
@@ -265,6 +290,22 @@ def wallet_balances(app: Any, round_id: str, player_id: str, first: Any, last: A
         "change": after - before,
         "round_movements": movements,
     }
+
+
+def pool_transfers(app: Any, rnd: Any) -> list[dict[str, Any]]:
+    """The round's transfers into a Vingt-un table's pool, recorded in the table's stream
+    (the pool is guarded there), from the table's events since the round opened."""
+    from ledger.domain.table import Table
+
+    if rnd.family != "vingt-un":
+        return []
+    newer, _ = since(
+        app, rnd.table_id, lambda e: isinstance(e, Table.RoundOpened) and e.round_id == rnd.id
+    )
+    rid = str(rnd.id)
+    return [
+        event_entry(e) for e in newer if isinstance(e, Table.FundsTransferred) and e.round_id == rid
+    ]
 
 
 # -- the shoe -----------------------------------------------------------------------------
@@ -366,6 +407,7 @@ def audit_round(app: Any, round_id: str) -> dict[str, Any]:
     if started.dealer != "house" and started.dealer not in players:
         players.append(started.dealer)
     balances = [wallet_balances(app, rid, pid, first, last) for pid in players]
+    transfers += pool_transfers(app, rnd)
 
     shoes = [shoe_audit(app, sid, cards) for sid in shoe_ids]
     ok, fault = verify_chain(events)

@@ -178,7 +178,11 @@ class AuditClauseSchema(Schema):
 
 class AuditEventSchema(Schema):
     position = fields.Integer(allow_none=True)
-    version = fields.Integer(required=True)
+    stream = fields.String(
+        metadata={"description": "the aggregate whose stream records the event (the round's, "
+                  "or a table's for a transfer into its pool)"}
+    )  # fmt: skip
+    version = fields.Integer(required=True, metadata={"description": "in its stream"})
     type = fields.String(required=True)
     time = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
     actor = fields.Raw(allow_none=True)
