@@ -19,6 +19,7 @@ import orjson
 from eventsourcing.persistence import JSONTranscoder
 
 from ledger.domain.chain import plain
+from ledger.transcoder import OrjsonTranscoder
 from replay.projections.projector import event_name
 
 _TYPE = b'"_type_"'
@@ -70,7 +71,9 @@ class FactDecoder:
     def __init__(self, mapper: Any) -> None:
         self.mapper = mapper
         self.fast = (
-            type(mapper.transcoder) is JSONTranscoder
+            # The library's transcoder, or the application's (ledger/transcoder.py), which
+            # writes the same bytes and decodes with the library's code.
+            type(mapper.transcoder) in (JSONTranscoder, OrjsonTranscoder)
             and not getattr(mapper, "cipher", None)
             and not getattr(mapper, "compressor", None)
         )
