@@ -77,7 +77,9 @@ def project(aggregate: Any, events: Iterable[Any]) -> Any:
 
 
 def event_hash(event_type: str, fields: dict[str, Any]) -> str:
-    content = {k: v for k, v in fields.items() if k not in _CHAIN_FIELDS}
+    content = dict(fields)  # a copy made in C: quicker than filtering key by key
+    for name in _CHAIN_FIELDS:
+        content.pop(name, None)
     content["type"] = event_type
     return hashlib.sha256(canonical(content)).hexdigest()
 
@@ -161,16 +163,22 @@ class ChainedAggregate(Aggregate):
         )
 
     def trigger_event(self, event_class, **kwargs):  # type: ignore[no-untyped-def]
-        timestamp = event_class.create_timestamp()
-        prev = self.last_hash
+        """eventsourcing's ``trigger_event`` with the hash added: the event's fields are put
+        together once, hashed, and the event is made from them, where calling the library's
+        copied them twice more; about a tenth of a simulated round. Its other steps are these,
+        in its order, but for its check of an aggregate's explicit ``TOPIC``, which no
+        aggregate here has (tests/unit/test_chain.py holds them to that)."""
         fields = dict(
             kwargs,
             originator_id=self.id,
             originator_version=self.version + 1,
-            timestamp=timestamp,
-            prev_hash=prev,
+            timestamp=event_class.create_timestamp(),
+            prev_hash=self.last_hash,
         )
-        digest = event_hash(event_class.__qualname__, fields)
-        super().trigger_event(
-            event_class, timestamp=timestamp, prev_hash=prev, hash=digest, **kwargs
-        )
+        fields["hash"] = event_hash(event_class.__qualname__, fields)
+        try:
+            new_event = event_class(**fields)
+        except TypeError as e:
+            raise TypeError(f"Can't construct event {event_class}: {e}") from None
+        new_event.mutate(self)
+        self._pending_events.append(new_event)
