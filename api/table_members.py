@@ -30,31 +30,35 @@ class Members:
 
 
 class TableMembers:
-    """Per process, for the ``size`` tables read most recently. Readers only test
-    membership, so the sets grow in place (under the lock) and are never replaced; the
-    store is read outside the lock, so a long table's first read holds up no other."""
+    """Per process, the most recently read tables' members, at most ``max_streams`` stream
+    ids in all (about 100 bytes each): a table beyond that is read whole again next time.
+    Readers only test membership, so the sets grow in place (under the lock) and are never
+    replaced; the store is read outside the lock, so a long table's first read holds up
+    no other."""
 
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
+    def __init__(self, max_streams: int = 100_000) -> None:
+        self.max_streams = max_streams
         self._known: OrderedDict[UUID, Members] = OrderedDict()
         self._lock = threading.Lock()
 
     def of(self, ledger: Any, table: Any) -> Members:
         """The members of ``table`` (an aggregate as loaded), at least as of its version."""
         with self._lock:
-            members = self._known.get(table.id)
-            if members is None:
-                members = self._known[table.id] = Members(streams={str(table.id)})
-                if len(self._known) > self.size:
-                    self._known.popitem(last=False)
-            self._known.move_to_end(table.id)
+            members = self._known.pop(table.id, None) or Members(streams={str(table.id)})
+            self._known[table.id] = members  # the most recent last
             start = members.version
-        if start >= table.version:
-            return members
-        newer = list(ledger.events.get(table.id, gt=start, lte=table.version))
-        with self._lock:
-            for event in newer:
-                if event.originator_version > members.version:
-                    members.read(event)
-                    members.version = event.originator_version
+        if start < table.version:
+            newer = list(ledger.events.get(table.id, gt=start, lte=table.version))
+            with self._lock:
+                for event in newer:
+                    if event.originator_version > members.version:
+                        members.read(event)
+                        members.version = event.originator_version
+                self._forget_oldest()
         return members
+
+    def _forget_oldest(self) -> None:
+        total = sum(len(m.streams) for m in self._known.values())
+        while total > self.max_streams:
+            _, oldest = self._known.popitem(last=False)
+            total -= len(oldest.streams)

@@ -741,8 +741,12 @@ class TwentyOneLedger(ConcurrentStartup, Application):
             table = self._pool_table(uow, table_id)
             player = uow.player(recipient)
             table.pay_from_pool(str(player.id), amount, reason, actor)
-            books = Books(uow.player, table, load_pool=lambda _: table)
-            books.clearing = accounts.pool_payout(table.id)
+            books = Books(
+                uow.player,
+                table,
+                load_pool=lambda table_id: self._pool_table(uow, table_id),
+                clearing=accounts.pool_payout(table.id),
+            )
             books.transfer(
                 table.pool_account, player.account, amount, POOL_PAYOUT, f"pool payout: {reason}"
             )
@@ -780,8 +784,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
                 raise NotPermitted("only the player holding the deal may sell it", "VU-31")
             if table.seat_of(str(buyer)) is None or str(buyer) == str(seller):
                 raise NotPermitted("the buyer must be another player seated at the table", "VU-31")
-            books = Books(uow.player, table, round_id="")
-            books.clearing = accounts.deal_sale(table.id)
+            books = Books(uow.player, table, clearing=accounts.deal_sale(table.id))
             books.transfer(
                 accounts.player(buyer), accounts.player(seller), price, DEAL_SALE, "deal sold"
             )

@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator, Sequence
 from typing import Any
+
+from eventsourcing.utils import get_topic
 
 from ledger.domain.transfers import FundsTransferredBase
 
 
+def transfer_topics() -> list[str]:
+    """The topics of every aggregate's transfer event: a fold reads and decodes only these."""
+    from ledger.domain.player import Player
+    from ledger.domain.round import Round
+    from ledger.domain.table import Table
+
+    return [get_topic(c.FundsTransferred) for c in (Player, Round, Table)]
+
+
 def transfers(app: Any) -> list[Any]:
     out = []
-    for notification in _notifications(app):
+    for notification in notifications(app, transfer_topics()):
         event = app.mapper.to_domain_event(notification)
         if isinstance(event, FundsTransferredBase):
             out.append(event)
@@ -25,10 +37,11 @@ def fold_balances(app: Any) -> dict[str, int]:
     return dict(balances)
 
 
-def _notifications(app: Any, batch: int = 1000) -> Any:
+def notifications(app: Any, topics: Sequence[str] = (), batch: int = 1000) -> Iterator[Any]:
+    """Every stored event (or those of ``topics``) in global order, read in pages."""
     start = 1
     while True:
-        items = app.recorder.select_notifications(start=start, limit=batch)
+        items = app.recorder.select_notifications(start=start, limit=batch, topics=topics)
         if not items:
             return
         yield from items

@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from typing import Any
 from uuid import UUID
@@ -252,22 +252,30 @@ def since(app: Any, stream: UUID, until: Callable[[Any], bool]) -> tuple[list[An
         lte = page[-1].originator_version - 1
 
 
+# How far apart the clocks of two ledger processes may be. A wallet's stream is read back to
+# an event timed this much before the round, so that a transfer committed after the round's
+# first event but timed before it (by a process whose clock is behind) is still weighed by
+# its time, as a reading of the whole stream would.
+CLOCK_SKEW = timedelta(minutes=1)
+
+
 def wallet_balances(app: Any, round_id: str, player_id: str, first: Any, last: Any) -> dict:
     """The wallet before the round's first event and after its last, from its own stream:
-    before = the balance as of the last event timed before the round began; after = that,
-    moved by every transfer up to the later of the last one timed by the round's end and
-    the last one the round made."""
+    before = every transfer timed before the round began; after = every transfer up to the
+    later of the last one timed by the round's end and the last one the round made. The
+    transfers older than the stretch read back are summed by the wallet's balance there."""
     from ledger import accounts
 
     account = accounts.player(player_id)
     wallet = UUID(player_id)
-    newer, known = since(app, wallet, lambda e: e.timestamp < first.timestamp)
-    before = app.repository.get(wallet, version=known).balance if known else 0
+    newer, known = since(app, wallet, lambda e: e.timestamp < first.timestamp - CLOCK_SKEW)
+    base = app.repository.get(wallet, version=known).balance if known else 0
     events = [e for e in newer if isinstance(e, FundsTransferredBase)]
+    before = base + sum(_signed(e, account) for e in events if e.timestamp < first.timestamp)
     ends = [i for i, e in enumerate(events) if e.timestamp <= last.timestamp]
     ends += [i for i, e in enumerate(events) if e.round_id == round_id]
     upto = max(ends, default=-1)
-    after = before + sum(_signed(e, account) for e in events[: upto + 1])
+    after = base + sum(_signed(e, account) for e in events[: upto + 1])
     movements = [
         {
             "version": e.originator_version,
@@ -407,7 +415,8 @@ def audit_round(app: Any, round_id: str) -> dict[str, Any]:
     if started.dealer != "house" and started.dealer not in players:
         players.append(started.dealer)
     balances = [wallet_balances(app, rid, pid, first, last) for pid in players]
-    transfers += pool_transfers(app, rnd)
+    # In the order they were made: the pool's legs are recorded in the table's stream.
+    transfers = sorted(transfers + pool_transfers(app, rnd), key=lambda t: t["time"])
 
     shoes = [shoe_audit(app, sid, cards) for sid in shoe_ids]
     ok, fault = verify_chain(events)

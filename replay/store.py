@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
 
 from ledger.application import TwentyOneLedger
+from ledger.balances import notifications
 from ledger.config import store_env
+
+__all__ = ["ledger", "notifications", "open_ledger"]
 
 
 def open_ledger(env: Mapping[str, str] | None = None) -> TwentyOneLedger:
@@ -24,14 +26,3 @@ def ledger(env: Mapping[str, str] | None = None) -> Iterator[TwentyOneLedger]:
         yield app
     finally:
         app.close()
-
-
-def notifications(app: Any, topics: tuple[str, ...] = (), batch: int = 1000) -> Iterator[Any]:
-    """Every stored event (or those of ``topics``) in global order, read in pages."""
-    start = 1
-    while True:
-        items = app.recorder.select_notifications(start=start, limit=batch, topics=topics)
-        if not items:
-            return
-        yield from items
-        start = items[-1].id + 1

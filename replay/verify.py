@@ -14,7 +14,8 @@ One pass over the notification log (global order) checks:
   zero, an ended round's escrow is empty, and no wallet is debited below zero, except by a
   round at a table that gives credit (such tables are listed as exempt); a transfer recorded
   in a wallet's or a table's stream touches that wallet or that table's pool, no pool goes
-  below zero, and a pool opens with the balance its earlier transfers fold to.
+  below zero, a pool opens with the balance its earlier transfers fold to, and once open it
+  moves only in its table's stream.
 
 Faults are reported in the order of the log; the first one names the event at fault.
 """
@@ -152,6 +153,7 @@ class Verifier:
         self.overdrawn: list[tuple[Where, str, int]] = []  # (where, round id, balance)
         self.ended: dict[str, Where] = {}
         self.escrow_last: dict[str, Where] = {}  # the latest transfer touching each escrow
+        self.pools_open: set[str] = set()  # pools kept in their table's stream from here on
 
     def fault(self, where: Where, check: str, problem: str) -> None:
         self.faults.append(Fault.at(where, check, problem))
@@ -233,6 +235,11 @@ class Verifier:
                 self.escrow_last[account] = where
         if event.from_account.startswith("pool:") and self.balances[event.from_account] < 0:
             self.fault(where, "money", f"{event.from_account} went below zero")
+        for account in (event.from_account, event.to_account):
+            if account in self.pools_open and not (
+                type(event) is Table.FundsTransferred and account == accounts.pool(stream)
+            ):
+                self.fault(where, "money", f"a transfer of {account} outside its table's stream")
         own_account = GUARDED.get(type(event))
         if own_account is None:
             return
@@ -249,6 +256,7 @@ class Verifier:
         """A pool opens with the balance its transfers so far fold to: 0 for a new table,
         the carried balance for one opened before the pool kept its own stream."""
         folded = self.balances.get(accounts.pool(stream), 0)
+        self.pools_open.add(accounts.pool(stream))
         if event.balance != folded:
             self.fault(
                 where, "money", f"the pool opened with {event.balance}, its transfers give {folded}"

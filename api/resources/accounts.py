@@ -13,7 +13,7 @@ from replay.projections import queries
 
 blp = Blueprint("accounts", __name__, url_prefix="/v1/accounts", description="Every account")
 
-KINDS = ("player:", "house:", "pool:", "escrow:", "deal-sale:")
+KINDS = ("player:", "house:", "pool:", "escrow:", "deal-sale:", "pool-payout:")
 
 
 @blp.route("/<string:account>")
@@ -23,11 +23,12 @@ KINDS = ("player:", "house:", "pool:", "escrow:", "deal-sale:")
 def account(args, account):
     """Balance, stakes held in open rounds and the movements of an account named as the
     ledger names it: ``cashier``, ``player:<id>``, ``house:<table>``, ``pool:<table>``,
-    ``escrow:<round>`` or ``deal-sale:<table>``. Every account's balances sum to zero."""
+    ``escrow:<round>``, ``deal-sale:<table>`` or ``pool-payout:<table>``. Every account's
+    balances sum to zero."""
     if account != "cashier" and not account.startswith(KINDS):
         raise NotFound(
             f"{account!r} is not an account name (cashier, player:, house:, pool:, escrow:, "
-            "deal-sale:)"
+            "deal-sale:, pool-payout:)"
         )
     db, reached = read_models.views(args.get("position"))
     found = queries.account(db, account, args["after"], args["limit"])

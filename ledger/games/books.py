@@ -24,13 +24,15 @@ class Books:
         credit: bool = False,
         round_id: str = "",
         load_pool: Callable[[Any], Any] | None = None,
+        clearing: str | None = None,
     ) -> None:
         self._load_wallet = load_wallet
         self._load_pool = load_pool
         self.fallback = fallback
         self.credit = credit
         self.round_id = round_id
-        self.clearing = accounts.escrow(round_id) if round_id else "clearing"
+        # Between two guarded accounts: the round's escrow, or the command's own account.
+        self.clearing = clearing or (accounts.escrow(round_id) if round_id else "clearing")
         self.wallets: dict[Any, Any] = {}
 
     def wallet(self, player_id: Any) -> Any:
@@ -63,10 +65,10 @@ class Books:
         never runs on credit)."""
         if accounts.pool_owner(account) is not None:
             have = self.guardian(account).pool
-        elif self.credit or accounts.wallet_owner(account) is None:
-            return
-        else:
+        elif accounts.wallet_owner(account) is not None and not self.credit:
             have = self.balance(account)
+        else:
+            return
         if have < amount:
             raise InsufficientFunds(
                 f"{what}: needs {amount}, but {account} holds {have}",

@@ -147,10 +147,22 @@ class Projections:
     # -- where the projections stand -------------------------------------------------------
 
     def positions(self) -> dict[str, int]:
+        """How far each projection has folded; ``ProjectionSuperseded`` if newer code has
+        rebuilt one, so that no read of this process is answered from tables of a shape it
+        does not know."""
         self._create_tables()
-        rows = self.views.read(f"SELECT name, position FROM {TRACKING}")
-        names = {p.name for p in self.projectors}
-        return {name: int(pos) for name, pos in rows if name in names}
+        rows = self.views.read(f"SELECT name, version, position FROM {TRACKING}")
+        return self._checked(rows)
+
+    def _checked(self, rows: Iterable[Sequence[Any]]) -> dict[str, int]:
+        ours = {p.name: p.version for p in self.projectors}
+        positions = {}
+        for name, version, position in rows:
+            if name in ours:
+                if version != ours[name]:
+                    raise ProjectionSuperseded(name, int(version), ours[name])
+                positions[name] = int(position)
+        return positions
 
     def position(self) -> int:
         """The position every projection has reached (the lowest of them)."""
@@ -202,16 +214,9 @@ class Projections:
 
     def _fold_batch(self, target: int, lock_timeout: float) -> tuple[int, int]:
         with self.views.transaction(lock_timeout) as db:
-            rows = db.execute(f"SELECT name, version, position FROM {TRACKING}")
-            ours = {p.name: p.version for p in self.projectors}
-            positions = {}
-            for name, version, position in rows:
-                if name in ours:
-                    if version != ours[name]:
-                        # Checked under the lock every batch: a worker that started before
-                        # newer code rebuilt the tables stops before folding into them.
-                        raise ProjectionSuperseded(name, int(version), ours[name])
-                    positions[name] = int(position)
+            # Checked under the lock every batch: a worker that started before newer code
+            # rebuilt the tables stops before folding into them.
+            positions = self._checked(db.execute(f"SELECT name, version, position FROM {TRACKING}"))
             if positions != self._committed:
                 for projector in self.projectors:
                     projector.clear()

@@ -90,6 +90,21 @@ def test_selling_the_deal_and_the_pool(http):
     http.post(f"/v1/tables/{t.table_id}/close", status=409)
 
 
+def test_a_pool_payout_moves_through_its_clearing_account_which_any_reader_can_open(http):
+    t = open_table(http, "vingt-un", {"pool_ante": 25})
+    t.start(["TC", "9D", "8H", "KC", "7D", "9C"])  # Ann's and Bob's antes
+    table = f"/v1/tables/{t.table_id}"
+    assert http.get(table)["pool"] == 50
+    payout = {"recipient": t.ids["Bob"], "amount": 30, "reason": "best hand"}
+    http.post(f"{table}/pool-payouts", payout)
+    assert http.get(table)["pool"] == 20
+    clearing = http.get(f"/v1/accounts/pool-payout:{t.table_id}", key=http.keys["auditor"])
+    assert clearing["balance"] == 0
+    assert [m["change"] for m in clearing["movements"]] == [30, -30]
+    pool = http.get(f"/v1/accounts/pool:{t.table_id}", key=http.keys["auditor"])
+    assert pool["balance"] == 20
+
+
 def test_a_table_lists_its_latest_rounds_read_back_from_its_stream(http, monkeypatch):
     t = open_table(http, "casino", {"insurance": False})
     app = http.ledger

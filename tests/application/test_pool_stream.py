@@ -10,6 +10,7 @@ import pytest
 
 from ledger import accounts
 from ledger.balances import fold_balances
+from ledger.domain.chain import snapshot_state
 from ledger.domain.table import Table
 from ledger.domain.transfers import record_transfer
 from ledger.errors import RuleViolation
@@ -93,6 +94,23 @@ def test_a_table_opened_before_the_pool_kept_its_stream_carries_the_balance_over
         app.pay_from_pool(table, ann, 51, "too much")
     monkeypatch.undo()
     assert pool_of(app, table) == 50
+
+
+def test_a_snapshot_from_before_tables_kept_their_pool_loads_with_the_pool_not_open(app, fund):
+    ann = fund("Ann")
+    old = Table._create(Table.Opened, name="old", rules=rules_for("vingt-un").to_dict(), actor="a")
+    player = app.repository.get(UUID(ann))
+    record_transfer(player, player.account, accounts.pool(old.id), 90, "VU-27", "ante")
+    app.save(old, player)
+    snapshot = snapshot_state(app.repository.get(old.id))
+    del snapshot.__dict__["pool"]  # as Table.Opened applied it then
+    app.snapshots.put([Table.Snapshot.take(snapshot)])
+    app.repository.cache.get(old.id, evict=True)  # loaded from the snapshot next
+
+    table = app.get_table(str(old.id))
+    assert "pool" not in vars(table) and table.pool is None
+    app.pay_from_pool(str(old.id), ann, 40, "best hand")
+    assert pool_of(app, str(old.id)) == 50
 
 
 def test_a_pool_opens_once(app):

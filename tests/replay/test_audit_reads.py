@@ -4,6 +4,7 @@ the table's stream records."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from uuid import UUID
 
 import pytest
@@ -48,6 +49,9 @@ def test_an_audit_reads_back_to_the_round_and_lists_its_pool_transfers(app, monk
     app.pay_from_pool(table, ids["Bob"], 20, "after the round")
 
     monkeypatch.setattr(audit, "_PAGE", 3)  # so the reads back take several pages
+    # One process, one clock: read back only to the round (the balance before it then comes
+    # from the wallet as it stood there).
+    monkeypatch.setattr(audit, "CLOCK_SKEW", timedelta(0))
     reads: list[tuple[UUID, dict]] = []
     whole_get = app.events.get
 
@@ -72,6 +76,58 @@ def test_an_audit_reads_back_to_the_round_and_lists_its_pool_transfers(app, monk
     histories = {UUID(pid) for pid in ids.values()} | {UUID(table)}
     read = [kw for stream, kw in reads if stream in histories]
     assert read and all(
-        kw.get("limit") or kw.get("lte") and kw["lte"] - (kw.get("gt") or 0) <= 50 for kw in read
+        kw.get("limit") or (kw.get("lte") and kw["lte"] - (kw.get("gt") or 0) <= 50) for kw in read
     ), read
     assert any(kw.get("desc") for kw in read)
+
+
+def whole_stream_balances(app, rid: str, pid: str) -> tuple[int, int]:
+    """The wallet's balance before and after the round, by time, over its whole stream."""
+    events = list(app.events.get(UUID(rid)))
+    first, last = events[0], events[-1]
+    account = accounts.player(pid)
+    moves = [e for e in app.events.get(UUID(pid)) if hasattr(e, "from_account")]
+
+    def signed(e) -> int:
+        return (e.amount if e.to_account == account else 0) - (
+            e.amount if e.from_account == account else 0
+        )
+
+    before = sum(signed(e) for e in moves if e.timestamp < first.timestamp)
+    ends = [i for i, e in enumerate(moves) if e.timestamp <= last.timestamp or e.round_id == rid]
+    return before, sum(signed(e) for e in moves[: max(ends, default=-1) + 1])
+
+
+def test_a_transfer_timed_before_the_round_but_written_after_it_counts_by_its_time(
+    app, monkeypatch
+):
+    from ledger.domain.player import Player
+
+    dee, ann = (app.register_player(n)["player_id"] for n in ("Dee", "Ann"))
+    for pid in (dee, ann):
+        app.deposit(pid, 10_000)
+    table = app.open_table("vingt-un", {"pool_ante": 25})["table_id"]
+    app.seat_player(table, dee, 1)
+    app.seat_player(table, ann, 2)
+    app.choose_dealer(table, dee)
+    app.fix_next_shoe(table, ["TC", "9C", "8C", "9D"])
+    rid = app.start_round(table, actor=dee)["round_id"]  # Ann's ante
+    began = next(iter(app.events.get(UUID(rid)))).timestamp
+    # A deposit from a process whose clock is 5 ms behind: written after the ante, timed
+    # before the round began.
+    with monkeypatch.context() as behind:
+        behind.setattr(
+            Player.FundsTransferred,
+            "create_timestamp",
+            staticmethod(lambda: began - timedelta(milliseconds=5)),
+        )
+        app.deposit(ann, 7)
+    app.place_stake(rid, ann, 200)
+    app.act(rid, "dealer_double", actor=dee, called=False)
+    app.act(rid, "stand", actor=ann, hand="h1")  # 19
+    app.act(rid, "dealer_stand", actor=dee)  # 17
+    monkeypatch.setattr(audit, "_PAGE", 2)
+
+    report = audit_round(app, rid)
+    (ann_balances,) = [b for b in report["balances"] if b["player"] == ann]
+    assert (ann_balances["before"], ann_balances["after"]) == whole_stream_balances(app, rid, ann)

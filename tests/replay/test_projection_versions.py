@@ -57,3 +57,21 @@ def test_an_old_worker_stops_once_newer_code_has_rebuilt_its_read_model(app, sto
     finally:
         old.close()
         new.close()
+
+
+@ON_DISK
+def test_an_old_reader_refuses_to_answer_from_rebuilt_tables_even_with_nothing_to_fold(
+    app, store_env
+):
+    old = open_projections(app, store_env)
+    new = Projections(app, open_views(store_env), [NewerBankroll(), History(), AuditTrail()])
+    try:
+        old.catch_up()
+        new.catch_up()
+        # Nothing new to fold: an external-mode read, and an inline one, still check.
+        for inline in (False, True):
+            with pytest.raises(ProjectionSuperseded):
+                old.ensure(None, 0.1, inline=inline)
+    finally:
+        old.close()
+        new.close()

@@ -280,3 +280,24 @@ def test_a_table_transfer_that_misses_its_pool_or_overdraws_it_is_named(memory_e
         (3, f"a transfer recorded in {table.pool_account}'s stream misses it"),
         (4, f"{table.pool_account} went below zero"),
     ]
+
+
+def test_a_pool_transfer_written_outside_its_tables_stream_once_open_is_named(memory_env):
+    from ledger.domain.transfers import record_transfer
+
+    app = TwentyOneLedger(env=memory_env)
+    try:
+        table = _forged_table(app)
+        table.open_pool(0, "opened with the table")
+        ann = app.register_player("Ann")["player_id"]
+        app.deposit(ann, 100)
+        player = app.repository.get(UUID(ann))
+        # As a process of the earlier version would write an ante: the payer's stream only.
+        record_transfer(player, player.account, table.pool_account, 40, "VU-27", "ante")
+        app.save(table, player)
+        report = verify(app)
+    finally:
+        app.close()
+    assert [(f.stream, f.problem) for f in report.faults] == [
+        (ann, f"a transfer of {table.pool_account} outside its table's stream")
+    ]
