@@ -24,6 +24,7 @@ from eventsourcing.application import (
     Repository,
     project_aggregate,
 )
+from eventsourcing.utils import get_topic
 
 # For each cached aggregate: the cached object and the events stored after its version (as
 # stored: decoded when the aggregate is loaded), or None for "rebuild it from its snapshot".
@@ -91,14 +92,16 @@ class LedgerRepository(Repository):
             self.event_store.recorder,
             {oid: 0 if agg is None else agg.version for oid, agg in cached.items()},
         )
-        decode = self.event_store.mapper.to_domain_event
+        # Told by its topic, not decoded: the first event is decoded once, when loaded. A
+        # topic renamed since (``register_topic``) only costs a rebuild from the snapshot.
+        first_topic = None if kind is object else get_topic(kind)
         newer: Newer = {}
         for oid, agg in cached.items():
             stored = list(rows.get(oid, ()))
             # Too far behind, or not what was asked for (a table's id for a round's): rebuilt
             # from its snapshot. Else decoded when loaded: a command may not load it.
-            rebuild = len(stored) >= MAX_FOLD or (
-                agg is None and stored and not isinstance(decode(stored[0]), kind)
+            rebuild = len(stored) >= MAX_FOLD or bool(
+                agg is None and stored and first_topic and stored[0].topic != first_topic
             )
             newer[oid] = (agg, None if rebuild else stored)
         return newer
