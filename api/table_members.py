@@ -31,7 +31,7 @@ class Members:
 
 class TableMembers:
     """Per process, the most recently read tables' members, at most ``max_streams`` stream
-    ids in all (about 100 bytes each): a table beyond that is read whole again next time.
+    ids in all (about 100 bytes each) beside the table read last, which is always kept.
     Readers only test membership, so the sets grow in place (under the lock) and are never
     replaced; the store is read outside the lock, so a long table's first read holds up
     no other."""
@@ -39,26 +39,31 @@ class TableMembers:
     def __init__(self, max_streams: int = 100_000) -> None:
         self.max_streams = max_streams
         self._known: OrderedDict[UUID, Members] = OrderedDict()
+        self._total = 0  # stream ids held, all tables
         self._lock = threading.Lock()
 
     def of(self, ledger: Any, table: Any) -> Members:
         """The members of ``table`` (an aggregate as loaded), at least as of its version."""
         with self._lock:
-            members = self._known.pop(table.id, None) or Members(streams={str(table.id)})
+            members = self._known.pop(table.id, None)
+            if members is None:
+                members = Members(streams={str(table.id)})
+                self._total += 1
             self._known[table.id] = members  # the most recent last
             start = members.version
         if start < table.version:
             newer = list(ledger.events.get(table.id, gt=start, lte=table.version))
             with self._lock:
+                held = len(members.streams)
                 for event in newer:
                     if event.originator_version > members.version:
                         members.read(event)
                         members.version = event.originator_version
+                self._total += len(members.streams) - held
                 self._forget_oldest()
         return members
 
     def _forget_oldest(self) -> None:
-        total = sum(len(m.streams) for m in self._known.values())
-        while total > self.max_streams:
+        while self._total > self.max_streams and len(self._known) > 1:
             _, oldest = self._known.popitem(last=False)
-            total -= len(oldest.streams)
+            self._total -= len(oldest.streams)

@@ -27,6 +27,10 @@ from eventsourcing.persistence import DatetimeAsISO, JSONTranscoder
 _SAME = frozenset({str, int, bool, type(None)})
 
 
+# What JSON has a type for: a subclass of one is written as that type by the library.
+_JSON_KINDS = (str, int, float, list, tuple, dict)
+
+
 class _Unsure(Exception):
     """A value that only the library's encoder is sure to write the library's way."""
 
@@ -55,6 +59,10 @@ class OrjsonTranscoder(JSONTranscoder):
             return out
         if kind is list or kind is tuple:
             return [self._wrapped(item) for item in value]
+        if issubclass(kind, _JSON_KINDS):
+            # A str enum, a named tuple, a dict subclass: the library's encoder writes it as
+            # plain JSON without asking its transcodings, even one registered for it.
+            raise _Unsure
         transcoding = self.types.get(kind)
         if transcoding is None:
             raise _Unsure

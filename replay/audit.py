@@ -415,7 +415,8 @@ def audit_round(app: Any, round_id: str) -> dict[str, Any]:
     if started.dealer != "house" and started.dealer not in players:
         players.append(started.dealer)
     balances = [wallet_balances(app, rid, pid, first, last) for pid in players]
-    # In the order they were made: the pool's legs are recorded in the table's stream.
+    # By their times (the pool's legs are in the table's stream, the rest in the round's):
+    # events from two processes whose clocks differ slightly may be listed out of order.
     transfers = sorted(transfers + pool_transfers(app, rnd), key=lambda t: t["time"])
 
     shoes = [shoe_audit(app, sid, cards) for sid in shoe_ids]

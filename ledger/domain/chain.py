@@ -19,6 +19,8 @@ from eventsourcing.domain import Aggregate
 GENESIS = "0" * 64
 # Fields that describe the chain itself rather than the fact recorded.
 _CHAIN_FIELDS = ("hash",)
+# Set by ``trigger_event`` itself, never by its caller.
+_CHAINED = frozenset({"originator_id", "originator_version", "prev_hash", "hash"})
 
 
 def _plain(value: Any) -> Any:
@@ -167,14 +169,15 @@ class ChainedAggregate(Aggregate):
         together once, hashed, and the event is made from them, where calling the library's
         copied them twice more; about a tenth of a simulated round. Its other steps are these,
         in its order, but for its check of an aggregate's explicit ``TOPIC``, which no
-        aggregate here has (tests/unit/test_chain.py holds them to that)."""
-        fields = dict(
-            kwargs,
-            originator_id=self.id,
-            originator_version=self.version + 1,
-            timestamp=event_class.create_timestamp(),
-            prev_hash=self.last_hash,
-        )
+        aggregate here has (tests/unit/test_chain.py holds them to that). As the library's,
+        it keeps a ``timestamp`` given; the chain's own fields are never taken from a caller."""
+        given = _CHAINED.intersection(kwargs)
+        if given:
+            raise TypeError(f"Can't construct event {event_class}: {sorted(given)} are set here")
+        fields = dict(kwargs, originator_id=self.id, originator_version=self.version + 1)
+        if fields.get("timestamp") is None:
+            fields["timestamp"] = event_class.create_timestamp()
+        fields["prev_hash"] = self.last_hash
         fields["hash"] = event_hash(event_class.__qualname__, fields)
         try:
             new_event = event_class(**fields)

@@ -1,6 +1,9 @@
 """The hash chain: each event commits to its content and to its predecessor."""
 
 import dataclasses
+from datetime import UTC, datetime
+
+import pytest
 
 from ledger.domain.chain import GENESIS, event_hash, verify_chain
 from ledger.domain.player import Player
@@ -81,3 +84,18 @@ def test_no_chained_aggregate_names_its_topic():
     aggregates = list(subclasses(ChainedAggregate))
     assert len(aggregates) >= 4
     assert [cls for cls in aggregates if getattr(cls, "TOPIC", None)] == []
+
+
+def test_an_event_keeps_a_timestamp_given_and_hashes_it_but_never_takes_the_chains_fields():
+    player = Player.register(name="Ann", actor="admin")
+    when = datetime(2000, 1, 1, tzinfo=UTC)
+    fields = {"from_account": "cashier", "to_account": player.account, "amount": 5}
+    fields |= {"clause": "L-BUY-IN", "memo": "buy-in", "round_id": ""}
+    player.trigger_event(Player.FundsTransferred, timestamp=when, **fields)
+    event = player.pending_events[-1]
+    assert event.timestamp == when
+    assert verify_chain(player.pending_events) == (True, None)
+    for name, value in (("hash", "0" * 64), ("prev_hash", GENESIS), ("originator_version", 9)):
+        with pytest.raises(TypeError, match=name):
+            player.trigger_event(Player.FundsTransferred, **fields, **{name: value})
+    assert player.pending_events[-1] is event, "a refused event is not recorded"

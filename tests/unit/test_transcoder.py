@@ -3,6 +3,7 @@
 import enum
 from datetime import UTC, datetime, timedelta, timezone
 from decimal import Decimal
+from typing import NamedTuple
 from uuid import UUID, uuid4
 
 import pytest
@@ -10,6 +11,7 @@ from eventsourcing.persistence import (
     DatetimeAsISO,
     DecimalAsStr,
     JSONTranscoder,
+    Transcoding,
     TranscodingNotRegisteredError,
     UUIDAsHex,
 )
@@ -48,6 +50,32 @@ SAME_BYTES = [
     {"by_seat": {1: "a"}},
     {"suit": Suit.HEARTS},
 ]
+
+
+class Point(NamedTuple):
+    x: int
+
+
+class AsCode(Transcoding):
+    """A transcoding registered for a subclass of a JSON type, which the library never uses."""
+
+    def __init__(self, kind: type, name: str) -> None:
+        self.type, self.name = kind, name
+
+    def encode(self, obj):
+        return str(obj)
+
+    def decode(self, data):
+        return data
+
+
+def test_a_json_subclass_is_written_plainly_even_with_a_transcoding_registered_for_it():
+    library, fast = _pair()
+    for transcoder in (library, fast):
+        transcoder.register(AsCode(Suit, "suit"))
+        transcoder.register(AsCode(Point, "point"))
+    state = {"suit": Suit.HEARTS, "at": Point(1), "both": [Point(2), Suit.HEARTS]}
+    assert fast.encode(state) == library.encode(state) == b'{"suit":"H","at":[1],"both":[[2],"H"]}'
 
 
 @pytest.mark.parametrize("state", SAME_BYTES)
