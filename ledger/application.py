@@ -12,6 +12,7 @@ from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, Recording
 from eventsourcing.persistence import IntegrityError, Transcoder
+from eventsourcing.utils import get_topic
 
 from ledger import accounts
 from ledger.config import env_bool, sibling_store_env
@@ -20,7 +21,7 @@ from ledger.domain.command import CommandRecord, command_record_id, fingerprint
 from ledger.domain.player import Player
 from ledger.domain.round import Round
 from ledger.domain.shoe import Shoe
-from ledger.domain.table import Table
+from ledger.domain.table import POOL_CARRIED_OVER, Table
 from ledger.errors import (
     ConcurrentUpdate,
     IdempotencyConflict,
@@ -676,17 +677,54 @@ class TwentyOneLedger(ConcurrentStartup, Application):
             load_pool=lambda table_id: self._pool_table(uow, table_id),
         )
 
-    def _pool_table(self, uow: UnitOfWork, table_id: Any) -> Table:
+    def _pool_table(
+        self, uow: UnitOfWork, table_id: Any, balances: dict[str, int] | None = None
+    ) -> Table:
         """The table, its pool open: a table opened before the pool kept its own stream
-        carries over, once, the balance folded from the whole log (VU-27)."""
+        carries over, once, the balance folded from the whole log (VU-27), or taken from
+        ``balances``, such a fold made for many tables at once."""
         table = uow.table(table_id)
         table.require_pool()
         if table.pool is None:
+            account = table.pool_account
             table.open_pool(
-                self.account_balance(table.pool_account),
-                "carried over from the transfers recorded before the pool kept its own stream",
+                self.account_balance(account) if balances is None else balances.get(account, 0),
+                POOL_CARRIED_OVER,
             )
         return table
+
+    def open_pools(self) -> list[dict]:
+        """Open the pool of every Vingt-un table recorded before tables kept their pools, with
+        one fold of the log's transfers for all of them (``python -m ledger open-pools``),
+        rather than one inside each table's first command that moves pool money. A table
+        whose pool some command opened meanwhile is left as that command left it."""
+        from ledger.balances import fold_balances, notifications
+
+        opened, pooled = get_topic(Table.Opened), get_topic(Table.PoolOpened)
+        tables, done = [], set()
+        for n in notifications(self, [opened, pooled]):
+            if n.topic == pooled:
+                done.add(n.originator_id)
+            elif self.mapper.to_domain_event(n).rules["family"] == "vingt-un":
+                tables.append(n.originator_id)
+        waiting = [t for t in tables if t not in done]
+        balances = fold_balances(self) if waiting else {}
+        out = []
+        for table_id in waiting:
+
+            def body(uow: UnitOfWork, table_id: UUID = table_id) -> dict:
+                table = self._pool_table(uow, table_id, balances)
+                return {"table_id": str(table.id), "pool": table.pool}
+
+            for _ in range(3):  # another command wrote the table meanwhile: load it again
+                try:
+                    out.append(self._run("open_pool", {"table": str(table_id)}, None, ADMIN, body))
+                    break
+                except ConcurrentUpdate:
+                    continue
+            else:
+                raise ConcurrentUpdate(f"table {table_id} kept changing; run open-pools again")
+        return out
 
     def _round_neighbours(self, round_id: str) -> list[Any]:
         """What a command on the round may load besides it, as the cached round names them:

@@ -1,9 +1,13 @@
-"""``python -m ledger``: command-line tools. For now one: ``simulate``, which plays many rounds
-through the real application and store and prints ONE JSON object on stdout (the figures of
-``ledger.simulate.run`` and the settings used), with a progress bar on stderr when stderr is a
-terminal.
+"""``python -m ledger``: command-line tools.
+
+``simulate`` plays many rounds through the real application and store and prints ONE JSON
+object on stdout (the figures of ``ledger.simulate.run`` and the settings used), with a
+progress bar on stderr when stderr is a terminal.
 
     python -m ledger simulate --family casino --rounds 10000 --seed 1 --store memory
+
+``open-pools`` opens, on the configured store, the pool of every Vingt-un table recorded
+before tables kept their pools in their own stream, and prints ONE JSON object.
 
 ``--seed`` makes a run reproducible: the shoes' server seeds and cuts then come from
 ``random.Random(seed)`` instead of ``secrets`` (simulation only; see ``ShoeService.rng``).
@@ -68,6 +72,15 @@ def build_parser() -> argparse.ArgumentParser:
         "object (figures and settings) on stdout.",
     )
     sim.set_defaults(subparser=sim)
+    commands.add_parser(
+        "open-pools",
+        help="open the pools of Vingt-un tables recorded before tables kept their pools",
+        description="On the store LEDGER_STORE names: open the pool of every Vingt-un table "
+        "recorded before tables kept their pools in their own stream, with one fold of the "
+        "log's transfers for all of them; print ONE JSON object. Run it once after upgrading, "
+        "in a quiet hour (it reads every transfer event), instead of leaving each table's "
+        "first command that moves pool money to fold the log.",
+    )
     sim.add_argument(
         "--family", choices=FAMILIES, default="casino", help="rule family (default casino)"
     )
@@ -186,38 +199,63 @@ def progress_reporter(total: int, stream: TextIO) -> Iterator[Callable[[int], No
         yield lambda n: bar.update(task, completed=n)
 
 
-def simulate(
-    args: argparse.Namespace, parser: argparse.ArgumentParser, stdout: TextIO, stderr: TextIO
-) -> int:
+class _Refused(Exception):
+    """Already reported on stderr: the command exits with ``code``."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+@contextmanager
+def _ledger(command: str, stderr: TextIO, make_env: Callable[[], dict]) -> Iterator[tuple]:
+    """The application on the store ``make_env`` names, and that environment; a bad setting,
+    a store that cannot be opened or a refusal is reported and raised as ``_Refused``."""
     from eventsourcing.persistence import PersistenceError
 
     from ledger.application import TwentyOneLedger
+
+    name = f"python -m ledger {command}"
+    try:
+        env = make_env()
+    except ValueError as error:  # a malformed POSTGRES_* or LEDGER_* variable
+        print(f"{name}: {error}", file=stderr)
+        raise _Refused(2) from None
+    try:
+        app = TwentyOneLedger(env=env)
+    except PersistenceError as error:
+        print(f"{name}: {describe(env)}: {error}", file=stderr)
+        raise _Refused(1) from None
+    try:
+        yield app, env
+    except LedgerError as error:
+        print(f"{name}: the ledger refused: {error}", file=stderr)
+        raise _Refused(1) from None
+    except PersistenceError as error:
+        print(f"{name}: {describe(env)}: {error}", file=stderr)
+        raise _Refused(1) from None
+    finally:
+        app.close()
+
+
+def simulate(
+    args: argparse.Namespace, parser: argparse.ArgumentParser, stdout: TextIO, stderr: TextIO
+) -> int:
     from ledger.simulate import run
 
     settings = settings_from(args, parser)
     with tempfile.TemporaryDirectory(prefix="ledger-sim-") as scratch:
-        sqlite_path = args.sqlite_path or str(Path(scratch) / "simulation.sqlite3")
+        path = args.sqlite_path or str(Path(scratch) / "simulation.sqlite3")
+
+        def make_env() -> dict:
+            return store_env(args.store, sqlite_path=path if args.store == "sqlite" else None)
+
         try:
-            env = store_env(args.store, sqlite_path=sqlite_path if args.store == "sqlite" else None)
-        except ValueError as error:  # a malformed POSTGRES_* or LEDGER_* variable
-            print(f"python -m ledger simulate: {error}", file=stderr)
-            return 2
-        try:
-            app = TwentyOneLedger(env=env)
-        except PersistenceError as error:
-            print(f"python -m ledger simulate: {describe(env)}: {error}", file=stderr)
-            return 1
-        try:
-            with progress_reporter(settings.rounds, stderr) as progress:
-                result = run(settings, app, progress)
-        except LedgerError as error:
-            print(f"python -m ledger simulate: the ledger refused: {error}", file=stderr)
-            return 1
-        except PersistenceError as error:
-            print(f"python -m ledger simulate: {describe(env)}: {error}", file=stderr)
-            return 1
-        finally:
-            app.close()
+            with _ledger("simulate", stderr, make_env) as (app, env):
+                with progress_reporter(settings.rounds, stderr) as progress:
+                    result = run(settings, app, progress)
+        except _Refused as refused:
+            return refused.code
     out = {
         **result,
         "seed": settings.seed,
@@ -231,6 +269,16 @@ def simulate(
     return 0
 
 
+def open_pools(stdout: TextIO, stderr: TextIO, environ: Any = None) -> int:
+    try:
+        with _ledger("open-pools", stderr, lambda: store_env(environ=environ)) as (app, env):
+            opened = app.open_pools()
+    except _Refused as refused:
+        return refused.code
+    stdout.write(json.dumps({"opened": opened, "store_description": describe(env)}) + "\n")
+    return 0
+
+
 def main(
     argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> int:
@@ -239,5 +287,7 @@ def main(
     stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
     if args.command == "simulate":
         return simulate(args, args.subparser, stdout, stderr)
+    if args.command == "open-pools":
+        return open_pools(stdout, stderr)
     parser.print_help(stderr)
     return 2

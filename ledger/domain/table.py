@@ -17,6 +17,9 @@ from ledger.domain.transfers import FundsTransferredBase
 from ledger.errors import AlreadySeated, RuleViolation, UnknownSeat, WrongPhase
 from ledger.rules import RuleSet, rules_from_record
 
+# PoolOpened's basis for a table recorded before tables kept their pool in their stream.
+POOL_CARRIED_OVER = "carried over from the transfers recorded before the pool kept its own stream"
+
 
 class Table(ChainedAggregate):
     MEMOS = ("_rules_cache",)  # the rule set built from ``rules_record`` (``rules``)

@@ -34,6 +34,17 @@ def forbid_log_reads(app, monkeypatch) -> None:
     monkeypatch.setattr(app.recorder, "select_notifications", refuse)
 
 
+def old_table(app, payer: str, ante: int) -> str:
+    """A Vingt-un table as an earlier version recorded it: no PoolOpened, and an ante into its
+    pool recorded in the payer's stream only."""
+    rules = rules_for("vingt-un").to_dict()
+    table = Table._create(Table.Opened, name="old", rules=rules, actor="admin")
+    player = app.repository.get(UUID(payer))
+    record_transfer(player, player.account, accounts.pool(table.id), ante, "VU-27", "ante")
+    app.save(table, player)
+    return str(table.id)
+
+
 def test_a_vingt_un_table_opens_its_pool_empty_and_other_families_have_none(app):
     vu = app.open_table("vingt-un")["table_id"]
     assert names(app, vu) == ["Opened", "PoolOpened"]
@@ -71,13 +82,7 @@ def test_a_table_opened_before_the_pool_kept_its_stream_carries_the_balance_over
     app, fund, monkeypatch
 ):
     ann = fund("Ann")
-    # The table and an ante as an earlier version recorded them: no PoolOpened, and the
-    # ante in the payer's stream only.
-    old = Table._create(Table.Opened, name="old", rules=rules_for("vingt-un").to_dict(), actor="a")
-    player = app.repository.get(UUID(ann))
-    record_transfer(player, player.account, accounts.pool(old.id), 300, "VU-27", "ante")
-    app.save(old, player)
-    table = str(old.id)
+    table = old_table(app, ann, 300)
     assert app.get_table(table).pool is None
 
     app.pay_from_pool(table, ann, 100, "best hand")
@@ -98,19 +103,16 @@ def test_a_table_opened_before_the_pool_kept_its_stream_carries_the_balance_over
 
 def test_a_snapshot_from_before_tables_kept_their_pool_loads_with_the_pool_not_open(app, fund):
     ann = fund("Ann")
-    old = Table._create(Table.Opened, name="old", rules=rules_for("vingt-un").to_dict(), actor="a")
-    player = app.repository.get(UUID(ann))
-    record_transfer(player, player.account, accounts.pool(old.id), 90, "VU-27", "ante")
-    app.save(old, player)
-    snapshot = snapshot_state(app.repository.get(old.id))
+    old = UUID(old_table(app, ann, 90))
+    snapshot = snapshot_state(app.repository.get(old))
     del snapshot.__dict__["pool"]  # as Table.Opened applied it then
     app.snapshots.put([Table.Snapshot.take(snapshot)])
-    app.repository.cache.get(old.id, evict=True)  # loaded from the snapshot next
+    app.repository.cache.get(old, evict=True)  # loaded from the snapshot next
 
-    table = app.get_table(str(old.id))
+    table = app.get_table(str(old))
     assert "pool" not in vars(table) and table.pool is None
-    app.pay_from_pool(str(old.id), ann, 40, "best hand")
-    assert pool_of(app, str(old.id)) == 50
+    app.pay_from_pool(str(old), ann, 40, "best hand")
+    assert pool_of(app, str(old)) == 50
 
 
 def test_a_pool_opens_once(app):
@@ -118,3 +120,45 @@ def test_a_pool_opens_once(app):
     with pytest.raises(RuleViolation) as refused:
         table.open_pool(0, "again")
     assert refused.value.clause == "VU-27"
+
+
+def test_open_pools_opens_every_old_table_with_one_fold_of_the_log(app, fund, monkeypatch):
+    import ledger.balances
+
+    ann = fund("Ann")
+    old = [old_table(app, ann, 30), old_table(app, ann, 45)]
+    new = app.open_table("vingt-un")["table_id"]
+    app.open_table("casino")
+    folds = []
+    fold = ledger.balances.fold_balances
+    monkeypatch.setattr(ledger.balances, "fold_balances", lambda a: folds.append(1) or fold(a))
+
+    opened = [(o["table_id"], o["pool"]) for o in app.open_pools()]
+    assert opened == [(old[0], 30), (old[1], 45)]
+    assert len(folds) == 1
+    assert [pool_of(app, t) for t in (*old, new)] == [30, 45, 0]
+    assert app.open_pools() == [] and len(folds) == 1, "nothing left to open: no fold"
+
+
+def test_the_open_pools_command_prints_what_it_opened(tmp_path):
+    import io
+    import json
+
+    from ledger.application import TwentyOneLedger
+    from ledger.cli import open_pools
+    from ledger.config import store_env
+
+    environ = {"LEDGER_STORE": "sqlite", "LEDGER_SQLITE_PATH": str(tmp_path / "old.sqlite3")}
+    before = TwentyOneLedger(env=store_env(environ=environ))
+    ann = before.register_player("Ann")["player_id"]
+    before.deposit(ann, 100)
+    table = old_table(before, ann, 60)
+    before.close()
+
+    out, err = io.StringIO(), io.StringIO()
+    assert open_pools(out, err, environ) == 0, err.getvalue()
+    printed = json.loads(out.getvalue())
+    assert [(o["table_id"], o["pool"]) for o in printed["opened"]] == [(table, 60)]
+    assert printed["store_description"].startswith("SQLite")
+    bad = {"LEDGER_STORE": "nowhere"}
+    assert open_pools(io.StringIO(), err, bad) == 2 and "LEDGER_STORE" in err.getvalue()
