@@ -122,3 +122,13 @@ def postgres_settings_env() -> dict[str, str]:
 def memory_env() -> dict[str, str]:
     """The in-memory store only: for fast application tests."""
     return {**build_store_env("memory", environ={}), **TEST_ENV}
+
+
+@pytest.fixture
+def app(memory_env):
+    """The ledger on the in-memory store (the API's tests mean their Flask app by ``app``)."""
+    from ledger.application import TwentyOneLedger
+
+    application = TwentyOneLedger(env=memory_env)
+    yield application
+    application.close()

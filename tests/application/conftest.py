@@ -1,18 +1,10 @@
-"""Fixtures for use-case tests: an application on the in-memory store, players with money,
-and tables whose shoes the test fixes card by card."""
+"""Fixtures for use-case tests: players with money (the application on the in-memory store,
+``app``, is shared from tests/conftest.py), and tables whose shoes the test fixes card by
+card."""
 
 from __future__ import annotations
 
 import pytest
-
-from ledger.application import TwentyOneLedger
-
-
-@pytest.fixture
-def app(memory_env):
-    application = TwentyOneLedger(env=memory_env)
-    yield application
-    application.close()
 
 
 @pytest.fixture

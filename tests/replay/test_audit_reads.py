@@ -7,19 +7,9 @@ from __future__ import annotations
 from datetime import timedelta
 from uuid import UUID
 
-import pytest
-
 from ledger import accounts
-from ledger.application import TwentyOneLedger
 from replay import audit
 from replay.audit import audit_round
-
-
-@pytest.fixture
-def app(memory_env):
-    ledger = TwentyOneLedger(env=memory_env)
-    yield ledger
-    ledger.close()
 
 
 def test_an_audit_reads_back_to_the_round_and_lists_its_pool_transfers(app, monkeypatch):
