@@ -223,15 +223,6 @@ def settlement(e: Any) -> dict[str, Any]:
 # -- balances -----------------------------------------------------------------------------
 
 
-def _signed(event: Any, account: str) -> int:
-    amount = 0
-    if event.to_account == account:
-        amount += event.amount
-    if event.from_account == account:
-        amount -= event.amount
-    return amount
-
-
 _PAGE = 200
 
 
@@ -271,11 +262,11 @@ def wallet_balances(app: Any, round_id: str, player_id: str, first: Any, last: A
     newer, known = since(app, wallet, lambda e: e.timestamp < first.timestamp - CLOCK_SKEW)
     base = app.repository.get(wallet, version=known).balance if known else 0
     events = [e for e in newer if isinstance(e, FundsTransferredBase)]
-    before = base + sum(_signed(e, account) for e in events if e.timestamp < first.timestamp)
+    before = base + sum(e.change(account) for e in events if e.timestamp < first.timestamp)
     ends = [i for i, e in enumerate(events) if e.timestamp <= last.timestamp]
     ends += [i for i, e in enumerate(events) if e.round_id == round_id]
     upto = max(ends, default=-1)
-    after = base + sum(_signed(e, account) for e in events[: upto + 1])
+    after = base + sum(e.change(account) for e in events[: upto + 1])
     movements = [
         {
             "version": e.originator_version,
@@ -283,7 +274,7 @@ def wallet_balances(app: Any, round_id: str, player_id: str, first: Any, last: A
             "from_account": e.from_account,
             "to_account": e.to_account,
             "amount": e.amount,
-            "change": _signed(e, account),
+            "change": e.change(account),
             "clause": e.clause,
             "memo": e.memo,
         }

@@ -248,7 +248,7 @@ class Verifier:
             self.fault(where, "money", f"a transfer recorded in {own}'s stream misses it")
             return
         if own_account is accounts.player:
-            self.wallets[stream] += amount if event.to_account == own else -amount
+            self.wallets[stream] += event.change(own)
             if self.wallets[stream] < 0:
                 self.overdrawn.append((where, event.round_id, self.wallets[stream]))
 

@@ -133,11 +133,7 @@ class Table(ChainedAggregate):
 
     class FundsTransferred(FundsTransferredBase):
         def apply(self, table: Table) -> None:
-            own = table.pool_account
-            if self.to_account == own:
-                table.pool += self.amount
-            if self.from_account == own:
-                table.pool -= self.amount
+            table.pool += self.change(table.pool_account)
 
     class ShoeChanged(ChainedAggregate.Event):
         shoe_id: UUID

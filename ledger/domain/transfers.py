@@ -17,12 +17,14 @@ class FundsTransferredBase(ChainedAggregate.Event):
     memo: str
     round_id: str
 
+    def change(self, account: str) -> int:
+        """What this transfer does to ``account``'s balance."""
+        return (self.amount if self.to_account == account else 0) - (
+            self.amount if self.from_account == account else 0
+        )
+
     def apply(self, aggregate: Any) -> None:
-        own = aggregate.account
-        if self.to_account == own:
-            aggregate.balance += self.amount
-        if self.from_account == own:
-            aggregate.balance -= self.amount
+        aggregate.balance += self.change(aggregate.account)
 
 
 def record_transfer(
