@@ -59,29 +59,47 @@ def round_at(app: Any, round_id: str, at: int | None = None) -> dict[str, Any]:
     return state
 
 
+def version_at(app: Any, aggregate_id: UUID, at: datetime) -> int:
+    """The version of the stream's last event at or before ``at`` (0: none). A stream's
+    events are recorded in time order, so the moment is found by bisection: about twenty
+    events read for a million, where filtering the stream read every one."""
+    latest = app.recorder.select_events(aggregate_id, desc=True, limit=1)
+    low, high = 0, latest[0].originator_version if latest else 0
+    while low < high:
+        middle = (low + high + 1) // 2
+        stored = app.recorder.select_events(aggregate_id, gt=middle - 1, lte=middle)
+        if app.mapper.to_domain_event(stored[0]).timestamp <= at:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
 def table_at(app: Any, table_id: str, at: datetime) -> dict[str, Any]:
-    """The table as it stood at ``at`` (its events with a timestamp at or before it), and the
-    round in play then, as it stood at the same moment."""
+    """The table as it stood at ``at`` (after its last event at or before it, rebuilt from
+    its latest snapshot before that event: the cost does not grow with the table's age),
+    and the round in play then, as it stood at the same moment."""
     try:
         uuid = UUID(str(table_id))
     except ValueError:
         raise NotFound(f"{table_id!r} is not a table id") from None
-    events = [e for e in app.events.get(uuid) if e.timestamp <= at]
-    if not events:
-        first = next(iter(app.events.get(uuid)), None)
+    version = version_at(app, uuid, at)
+    if version == 0:
+        first = next(iter(app.events.get(uuid, limit=1)), None)
         if first is None:
             raise NotFound(f"no table {table_id}")
         raise NotFound(f"table {table_id} was opened at {first.timestamp.isoformat()}, after {at}")
-    table = project(None, events)
+    table = app.repository.get(uuid, version=version, projector_func=project)
     if not isinstance(table, Table):
         raise NotFound(f"{table_id} is a {type(table).__name__}, not a table")
     state = state_of(table)
     state["at"] = at.isoformat()
     state["round_in_play"] = None
     if table.current_round is not None:
-        round_events = [e for e in app.events.get(table.current_round) if e.timestamp <= at]
-        if round_events:
-            state["round_in_play"] = state_of(project(None, round_events))
+        played = version_at(app, table.current_round, at)
+        if played:
+            rnd = app.repository.get(table.current_round, version=played, projector_func=project)
+            state["round_in_play"] = state_of(rnd)
     return state
 
 

@@ -11,8 +11,11 @@ from replay_history import play_fixed_casino
 
 from ledger.application import TwentyOneLedger
 from ledger.config import store_env
+from ledger.domain.chain import project
+from ledger.domain.table import Table
+from ledger.simulate import Settings, Tally, play_round, setup_table
 from replay.__main__ import main
-from replay.timetravel import parse_time, round_at, table_at
+from replay.timetravel import parse_time, round_at, state_of, table_at
 
 
 @pytest.fixture
@@ -92,3 +95,32 @@ def test_a_table_at_a_moment(stored, capsys):
 def test_times_are_read_as_utc():
     assert parse_time("2025-01-31T12:00:00Z") == parse_time("2025-01-31T13:00:00+01:00")
     assert parse_time("2025-01-31T12:00:00").utcoffset() == timedelta(0)
+
+
+def test_a_long_table_at_any_moment_is_its_prefix_rebuilt_from_a_snapshot(app):
+    """Every moment gives the table exactly as its events up to then fold to, and reading
+    one decodes a bisection's few events and what follows the snapshot, not the stream."""
+    s = Settings(rounds=100, seed=3, players=1, strategy="mimic", one_command=True)
+    table_id, view = setup_table(s, app)
+    for _ in range(s.rounds):
+        play_round(app, table_id, s, view, Tally())
+    events = list(app.events.get(UUID(table_id)))
+    interval = app.snapshotting_intervals[Table]
+    assert len(events) > 3 * interval
+    decoded = []
+    decode = app.mapper.to_domain_event
+    app.mapper.to_domain_event = lambda stored: decoded.append(stored) or decode(stored)
+
+    for event in events[::7] + events[-1:]:
+        decoded.clear()
+        state = table_at(app, table_id, event.timestamp)
+        expected = [e for e in events if e.timestamp <= event.timestamp]
+        assert state["version"] == expected[-1].originator_version
+        assert state == {**state_of(project(None, expected)), **_extra(state)}
+        # The round in play: a bisection of its stream and a fold of at most its events.
+        round_reads = 2 * len(events).bit_length() + 30
+        assert len(decoded) < interval + 2 * len(events).bit_length() + round_reads
+
+
+def _extra(state):
+    return {"at": state["at"], "round_in_play": state["round_in_play"]}
