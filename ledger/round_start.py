@@ -22,6 +22,14 @@ EXHAUSTED_CLAUSE = {
     "casino": "CB-X-SHOE",
 }
 
+# VU-29: how many shoes a deal goes through when it is limited by the pack (a ``two_packs``
+# table's shoe is both packs shuffled together), and what its passing records.
+PACKS_PER_DEAL = {"pack_twice": 2, "two_packs": 1}
+PACKS_GONE = {
+    "pack_twice": "the pack is gone through twice",
+    "two_packs": "the two packs are gone through",
+}
+
 
 def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int | None) -> Play:
     table = uow.table(table_id)
@@ -38,6 +46,12 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
             raise RuleViolation("choose a dealer before the first round", clause)
         if actor not in ("admin", "ledger", table.dealer):
             raise NotPermitted("only the dealer (or an admin) starts the round", clause)
+        if cut is not None and actor == table.dealer:
+            raise NotPermitted(
+                "the dealer shuffles and the player on his right cuts: an admin enters that "
+                "player's cut, or the ledger cuts at random for him",
+                CUT_CLAUSE[family],
+            )
         dealer = table.dealer
         players = [sp for sp in table.seated_in_order(table.proper_dealer) if sp[1] != dealer]
     if not players:
@@ -81,7 +95,9 @@ def _ensure_shoe(
     rules = table.rules
     if table.shoe_id is not None:
         dealt, size = table.shoe_next, table.shoe_size
-        if rules.house_banked:
+        if table.shoe_restock:  # the used cards of the last round: gathered up again
+            spent = True
+        elif rules.house_banked:
             spent = dealt * 100 >= size * rules.penetration
         else:
             spent = _too_few_left(table) or table.shoe_dealer != table.dealer
@@ -100,20 +116,20 @@ def finish_round(app: Any, uow: UnitOfWork, play: Play) -> None:
     )
     if play.rules.house_banked:
         return
-    exhausted = rnd.shoe_id != rnd.start_shoe
+    # The deal's pack is gone through: it ran out in this round, or too few cards are left
+    # for another (the next round would start a new shoe).
+    spent = rnd.shoe_id != rnd.start_shoe or _too_few_left(table)
     rules = play.rules
     if rnd.passes_deal:
         _pass_deal(table, rnd.passes_deal, "the book passes the deal")
-    elif table.family == "ochko" and (exhausted or _too_few_left(table)):
+    elif table.family == "ochko" and spent:
         _pass_deal(table, "OC-12", "the two packs are played out")
     elif table.family == "vingt-un":
+        packs = PACKS_PER_DEAL.get(rules.deal_limit)  # None: the deal is not limited by them
         if rules.deal_limit == "hands" and table.rounds_this_deal >= rules.deal_hands:
             _pass_deal(table, "VU-29", f"{rules.deal_hands} hands dealt")
-        elif exhausted and (
-            rules.deal_limit == "two_packs"
-            or (rules.deal_limit == "pack_twice" and table.shoes_this_deal >= 2)
-        ):
-            _pass_deal(table, "VU-29", "the pack is gone through")
+        elif packs is not None and spent and table.shoes_this_deal >= packs:
+            _pass_deal(table, "VU-29", PACKS_GONE[rules.deal_limit])
 
 
 def _too_few_left(table: Table) -> bool:

@@ -8,12 +8,12 @@ import hashlib
 import json
 import random
 import secrets
-from collections import deque
+from collections import Counter, deque
 from typing import Any
 from uuid import UUID
 
 from ledger import shuffle
-from ledger.cards import is_card
+from ledger.cards import is_card, unshuffled
 from ledger.domain.round import Round
 from ledger.domain.shoe import FIXED_ALGORITHM, Shoe
 from ledger.domain.table import Table
@@ -51,8 +51,16 @@ class ShoeService:
         self._fixed.setdefault(str(table_id), deque()).append(list(order))
 
     def new_shoe(
-        self, table: Table, cutter: str, clause: str, uow: Any, cut: int | None = None
+        self,
+        table: Table,
+        cutter: str,
+        clause: str,
+        uow: Any,
+        cut: int | None = None,
+        stock: list[str] | None = None,
     ) -> Shoe:
+        """A shoe committed and cut for ``table``: a whole one, or one of the used cards
+        ``stock`` (VU-29). A test shoe queued for the table comes first, whichever is asked."""
         rules = table.rules
         nonce = table.shoe_nonce + 1
         key = str(table.id)
@@ -94,6 +102,7 @@ class ShoeService:
                 fixed=False,
                 clause=clause,
                 actor="ledger",
+                stock=stock,
             )
             uow.before_save.append(self.vault.prepare(shoe.id, seed, []))
             if cut is not None:
@@ -125,7 +134,12 @@ class ShoeService:
             order = tuple(sealed.fixed_order)
         else:
             order = shuffle.dealing_order(
-                sealed.server_seed, shoe.client_seed, shoe.nonce, shoe.packs, shoe.cut_at
+                sealed.server_seed,
+                shoe.client_seed,
+                shoe.nonce,
+                shoe.packs,
+                shoe.cut_at,
+                None if shoe.stock is None else tuple(shoe.stock),
             )
         self._orders[shoe_id] = order
         return order
@@ -137,8 +151,10 @@ class ShoeService:
 
 
 class RoundCards:
-    """The card source for one command: deals from the round's shoe, replacing it if it
-    runs out mid-round (VU-29: the round is completed from a fresh shuffle)."""
+    """The card source for one command: deals from the round's shoe and, when it runs out
+    mid-round, completes the round from the used cards (VU-29): every card of the table's
+    packs but those on the table in this round, committed, shuffled and cut as a shoe of
+    their own. Between rounds a shoe is replaced whole (``round_start``)."""
 
     def __init__(
         self, service: ShoeService, uow: Any, table: Table, cutter: str, clause: str
@@ -156,9 +172,27 @@ class RoundCards:
             old = self.uow.shoe(rnd.shoe_id)
             self.service.retire(old, index, "used up mid-round")
             table = self.uow.table(self.table.id)
-            shoe = self.service.new_shoe(table, self.cutter, self.clause, self.uow)
+            stock = used_cards(table.rules.packs, rnd)
+            shoe = self.service.new_shoe(table, self.cutter, self.clause, self.uow, stock=stock)
             self.uow.add(shoe)
             rnd.trigger_event(Round.ShoeReplaced, shoe=shoe.id, shoe_next=0, clause=self.clause)
             order = self.service.order(shoe)
             index = 0
         return order[index], rnd.shoe_id, index
+
+
+def used_cards(packs: int, rnd: Round) -> list[str]:
+    """The table's packs in their unshuffled order, less one of each card in a hand of
+    ``rnd`` (a player's or the dealer's): what is left to complete the round from."""
+    on_table = Counter(
+        card
+        for hand in [*rnd.hands.values(), *map(rnd.rules_hand, rnd.dealer_hand_ids())]
+        for card in hand["cards"]
+    )
+    stock = []
+    for card in unshuffled(packs):
+        if on_table[card]:
+            on_table[card] -= 1
+        else:
+            stock.append(card)
+    return stock

@@ -120,11 +120,22 @@ def uniform_below(stream: Iterator[int], m: int) -> int:
     raise ValueError("random stream ran out")
 
 
-def shuffle(server_seed_hex: str, client_seed: str, nonce: int, packs: int) -> list[str]:
-    """Fisher-Yates from the last position down; index 0 of the result is the first card dealt."""
+def shuffle(
+    server_seed_hex: str,
+    client_seed: str,
+    nonce: int,
+    packs: int,
+    stock: tuple[str, ...] | None = None,
+) -> list[str]:
+    """Fisher-Yates from the last position down; index 0 of the result is the first card dealt.
+
+    ``stock``: the cards to shuffle, in place of the unshuffled shoe of ``packs`` packs. A
+    round that runs out of cards is completed from the used ones (VU-29); that shoe's
+    commitment records them, in the unshuffled shoe's order, so a verifier starts from the
+    same list."""
     _check_int_at_least_one("packs", packs)
     stream = RandomStream(server_seed_hex, client_seed, nonce)
-    cards = unshuffled(packs)
+    cards = unshuffled(packs) if stock is None else list(stock)
     for i in range(len(cards) - 1, 0, -1):
         j = uniform_below(stream, i + 1)
         cards[i], cards[j] = cards[j], cards[i]
@@ -141,7 +152,12 @@ def cut(cards: list[str], k: int) -> list[str]:
 
 @lru_cache(maxsize=64)
 def dealing_order(
-    server_seed_hex: str, client_seed: str, nonce: int, packs: int, cut_at: int
+    server_seed_hex: str,
+    client_seed: str,
+    nonce: int,
+    packs: int,
+    cut_at: int,
+    stock: tuple[str, ...] | None = None,
 ) -> tuple[str, ...]:
     """The shoe as dealt, top first: shuffled, then cut.
 
@@ -149,4 +165,4 @@ def dealing_order(
     no caller can alter the cached copy. The cache holds unrevealed seeds in process memory,
     which is where they already live while the shoe is in play.
     """
-    return tuple(cut(shuffle(server_seed_hex, client_seed, nonce, packs), cut_at))
+    return tuple(cut(shuffle(server_seed_hex, client_seed, nonce, packs, stock), cut_at))

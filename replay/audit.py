@@ -316,15 +316,7 @@ def shoe_audit(app: Any, shoe_id: str, cards: list[tuple[Any, str, int, str]]) -
     events = list(app.events.get(UUID(shoe_id)))
     committed = next(e for e in events if isinstance(e, Shoe.Committed))
     where = Where(0, shoe_id, committed.originator_version, "Committed")
-    record = ShoeRecord(
-        committed=where,
-        table=str(committed.table_id),
-        commitment=committed.commitment,
-        client_seed=committed.client_seed,
-        nonce=committed.nonce,
-        packs=committed.packs,
-        fixed=committed.fixed,
-    )
+    record = ShoeRecord.committed_by(committed, where)
     for e in events:
         if isinstance(e, Shoe.Cut):
             record.cut = e.cut
@@ -339,6 +331,7 @@ def shoe_audit(app: Any, shoe_id: str, cards: list[tuple[Any, str, int, str]]) -
         "client_seed": record.client_seed,
         "nonce": record.nonce,
         "packs": record.packs,
+        "stock": record.stock,  # the used cards a round ran out into (VU-29), else None
         "algorithm": committed.algorithm,
         "fixed": record.fixed,
         "cut": record.cut,

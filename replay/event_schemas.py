@@ -48,7 +48,9 @@ NOTES: dict[str, str] = {
         "A shoe's commitment (SHUFFLE.md): commitment, client_seed, nonce, packs and "
         "algorithm. The cut is not known at commitment: it is the `cut` of the shoe's "
         "Shoe.Cut event (absent for fixed test shoes, which are never cut); the seed is "
-        "the `server_seed` of its Shoe.Revealed event."
+        "the `server_seed` of its Shoe.Revealed event. `stock`, when present and not null, "
+        "lists the cards shuffled in place of the unshuffled shoe: the used cards a round "
+        "that ran out is completed from (VU-29), in the unshuffled shoe's order."
     ),
     "Shoe.Cut": "The cut of the shoe, `cut` (SHUFFLE.md): the index the dealing order starts at.",
     "Shoe.Revealed": (
@@ -210,7 +212,8 @@ def schema_for(name: str) -> dict[str, Any]:
             "data": {
                 "type": "object",
                 "properties": {k: json_type(v) for k, v in fields.items()},
-                "required": list(fields),
+                # A field with a default was added later: events stored before lack it.
+                "required": [k for k in fields if not hasattr(cls, k)],
                 "additionalProperties": False,
             },
         },

@@ -22,11 +22,12 @@ Faults are reported in the order of the log; the first one names the event at fa
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ledger import accounts
+from ledger.cards import unshuffled
 from ledger.domain.chain import GENESIS, event_fields, event_hash
 from ledger.domain.player import Player
 from ledger.domain.round import Round
@@ -131,10 +132,24 @@ class ShoeRecord:
     nonce: int
     packs: int
     fixed: bool
+    stock: list[str] | None = None  # a shoe of the used cards (VU-29)
     cut: int | None = None
     revealed: Where | None = None
     server_seed: str = ""
     fixed_order: list[str] = field(default_factory=list)
+
+    @classmethod
+    def committed_by(cls, event: Any, where: Where) -> ShoeRecord:
+        return cls(
+            committed=where,
+            table=str(event.table_id),
+            commitment=event.commitment,
+            client_seed=event.client_seed,
+            nonce=event.nonce,
+            packs=event.packs,
+            fixed=event.fixed,
+            stock=event.stock,
+        )
 
 
 class Verifier:
@@ -206,15 +221,7 @@ class Verifier:
         elif isinstance(event, Table.PlayerSeated):
             self.table_players[stream].add(event.player_id)
         elif isinstance(event, Shoe.Committed):
-            self.shoes[stream] = ShoeRecord(
-                committed=where,
-                table=str(event.table_id),
-                commitment=event.commitment,
-                client_seed=event.client_seed,
-                nonce=event.nonce,
-                packs=event.packs,
-                fixed=event.fixed,
-            )
+            self.shoes[stream] = ShoeRecord.committed_by(event, where)
         elif isinstance(event, Shoe.Cut) and stream in self.shoes:
             self.shoes[stream].cut = event.cut
         elif isinstance(event, Shoe.Revealed) and stream in self.shoes:
@@ -333,9 +340,15 @@ class Verifier:
         if not verify_seed(shoe.server_seed, shoe.commitment):
             self.fault(where, "shuffle", "the revealed seed does not match the commitment")
             return None
+        stock = None if shoe.stock is None else tuple(shoe.stock)
+        if stock is not None and Counter(stock) - Counter(unshuffled(shoe.packs)):
+            self.fault(
+                shoe.committed, "shuffle", "the used cards hold a card the table's packs do not"
+            )
+            return None
         try:
             return dealing_order(
-                shoe.server_seed, shoe.client_seed, shoe.nonce, shoe.packs, shoe.cut or 0
+                shoe.server_seed, shoe.client_seed, shoe.nonce, shoe.packs, shoe.cut or 0, stock
             )
         except ValueError as error:
             self.fault(where, "shuffle", f"the shoe cannot be rebuilt: {error}")

@@ -242,6 +242,14 @@ class AuditShoeSchema(Schema):
     client_seed = fields.String()
     nonce = fields.Integer()
     packs = fields.Integer()
+    stock = fields.List(
+        fields.String(),
+        allow_none=True,
+        metadata={
+            "description": "a shoe of the used cards a round ran out into (VU-29): the cards "
+            "shuffled, in the unshuffled shoe's order; null for a whole shoe"
+        },
+    )
     algorithm = fields.String()
     fixed = fields.Boolean()
     cut = fields.Integer(allow_none=True)

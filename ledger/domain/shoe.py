@@ -23,6 +23,9 @@ class Shoe(ChainedAggregate):
         fixed: bool
         clause: str
         actor: str
+        # The used cards a round that ran out is completed from (VU-29), in the unshuffled
+        # shoe's order; None for a whole shoe. Absent from shoes committed before it existed.
+        stock: list[str] | None = None
 
         def apply(self, shoe: Shoe) -> None:
             shoe.table_id = self.table_id
@@ -32,6 +35,7 @@ class Shoe(ChainedAggregate):
             shoe.client_seed = self.client_seed
             shoe.algorithm = self.algorithm
             shoe.fixed = self.fixed
+            shoe.stock = self.stock
             shoe.cut_at = None
             shoe.revealed = False
             shoe.server_seed = None
@@ -67,7 +71,10 @@ class Shoe(ChainedAggregate):
         fixed: bool,
         clause: str,
         actor: str,
+        stock: list[str] | None = None,
     ) -> Self:
+        if stock is not None and not stock:
+            raise RuleViolation("no used cards are left to complete the round from", clause)
         return cls._create(
             cls.Committed,
             table_id=table_id,
@@ -79,11 +86,12 @@ class Shoe(ChainedAggregate):
             fixed=fixed,
             clause=clause,
             actor=actor,
+            stock=stock,  # always given: the event's hash covers what it stores
         )
 
     @property
     def size(self) -> int:
-        return 52 * self.packs
+        return 52 * self.packs if self.stock is None else len(self.stock)
 
     def cut_by(self, k: int, by: str, clause: str) -> None:
         if self.cut_at is not None:

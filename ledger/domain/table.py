@@ -26,6 +26,7 @@ class Table(ChainedAggregate):
     # A snapshot taken before tables kept their pool has no ``pool``: read it as not open.
     # (Not annotated: eventsourcing would take it for a field of every instance.)
     pool = None
+    shoe_restock = False  # likewise, for a snapshot taken before shoes were restocked
 
     class Opened(ChainedAggregate.Created):
         name: str
@@ -47,6 +48,7 @@ class Table(ChainedAggregate):
             table.rounds_this_deal = 0
             table.shoes_this_deal = 0
             table.shoe_dealer = None
+            table.shoe_restock = False
             table.closed = False
             table.pool = None  # the pool's balance, from PoolOpened on (Vingt-un)
 
@@ -147,7 +149,11 @@ class Table(ChainedAggregate):
             table.shoe_size = self.size
             table.shoe_next = self.start
             table.shoe_dealer = table.dealer
-            table.shoes_this_deal += 1
+            # A shoe changed in play holds the used cards its round is completed from
+            # (VU-29): not one of the deal's packs, and spent when that round ends.
+            table.shoe_restock = table.current_round is not None
+            if not table.shoe_restock:
+                table.shoes_this_deal += 1
 
     class RoundOpened(ChainedAggregate.Event):
         round_id: UUID

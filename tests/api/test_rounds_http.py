@@ -240,3 +240,17 @@ def test_every_role_gets_its_own_view(http, family):
     dealt = [e["data"]["card"] for e in events if e["type"] == "CardDealt"]
     # Casino: only the hole card; private: Ann's two and the dealer's two.
     assert dealt.count(HIDDEN) == (1 if family == "casino" else 4)
+
+
+def test_VU_3_the_dealer_may_not_choose_the_cut_an_admin_enters_it(http):
+    t = open_table(http, "vingt-un")
+    path = f"/v1/tables/{t.table_id}/rounds"
+    before = http.ledger.recorder.max_notification_id()
+    refused = http.post(path, {"cut": 17}, key=http.keys["dealer"], status=403)
+    assert refused["clause"] == "VU-3" and "right" in refused["detail"]
+    assert http.ledger.recorder.max_notification_id() == before
+
+    view = http.post(path, {"cut": 17}, status=201)  # the admin's key
+    rnd = http.ledger.get_round(view["round_id"])
+    (cut,) = [e for e in http.ledger.events.get(rnd.shoe_id) if type(e).__name__ == "Cut"]
+    assert (cut.cut, cut.by) == (17, rnd.pone)

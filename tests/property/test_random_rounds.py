@@ -359,13 +359,14 @@ class Harness:
     def play_round(self) -> None:
         app, draws = self.app, self.draws
         table = app.get_table(self.table)
-        starter = table.dealer or "admin"
+        # The pone's cut is entered by an admin (VU-3); a dealer starts with a random one.
+        starter = table.dealer if table.dealer and draws.flag("by dealer") else "admin"
         start_balances = dict(self.balances)
         self.topups = Counter()
         pool_before = self.balances.get(accounts.pool(self.table), 0)
         for _ in range(3):
             try:
-                cut = draws.number("cut", 0, 51)
+                cut = draws.number("cut", 0, 51) if starter == "admin" else None
                 rid = self.command(app.start_round, self.table, actor=starter, cut=cut)["round_id"]
                 break
             except Refused as refused:
@@ -665,8 +666,9 @@ class Harness:
                 continue
             revealed += 1
             assert verify_seed(shoe.server_seed, shoe.commitment), "revealed seed != commitment"
+            stock = None if shoe.stock is None else tuple(shoe.stock)  # VU-29's used cards
             order = dealing_order(
-                shoe.server_seed, shoe.client_seed, shoe.nonce, shoe.packs, shoe.cut_at
+                shoe.server_seed, shoe.client_seed, shoe.nonce, shoe.packs, shoe.cut_at, stock
             )
             for index, card in dealt.items():
                 assert order[index] == card, (
