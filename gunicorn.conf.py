@@ -57,7 +57,12 @@ def on_starting(server):  # noqa: ARG001 - gunicorn's hook signature
     concurrently updated" even when the tables exist. A bad store setting fails here, at
     start, with one clear traceback instead of one per worker."""
     from api import create_app
+    from api.serving import multiprocess_refusal
+    from ledger.config import store_env
 
+    refusal = multiprocess_refusal(store_env())
+    if refusal is not None:
+        raise SystemExit(f"gunicorn: {refusal}")
     app = create_app()
     app.extensions["ledger"].close()
     app.extensions["api_store"].close()
