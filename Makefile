@@ -74,7 +74,8 @@ fmt: venv
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-# Keeps .venv and var/ (var/ holds the ledger's events: delete it by hand if you mean to).
+# Keeps .venv and var/ (var/ holds the ledger's events: delete it by hand if you mean to). Removes
+# the install stamps too, so the next target reinstalls the package into the kept .venv.
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -exec rm -rf {} +

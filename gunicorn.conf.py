@@ -9,6 +9,7 @@ Environment:
 * ``GUNICORN_THREADS``: threads per worker (default 4). gthread workers keep HTTP connections
   alive and overlap requests waiting on the database; the GIL makes more threads pointless.
 * ``GUNICORN_TIMEOUT``: seconds a silent worker may take before it is restarted (default 30).
+* ``POSTGRES_POOL_SIZE``: when unset or empty, set to ``GUNICORN_THREADS`` for the workers.
 * ``ACCESS_LOG``: ``-`` (default) logs each request to stdout, a path logs to that file, and
   ``off`` logs none.
 * The ``LEDGER_*`` and ``POSTGRES_*`` variables choose the store, as everywhere else.
@@ -46,8 +47,10 @@ loglevel = env_str("GUNICORN_LOG_LEVEL", "info")
 
 # A worker serves at most ``threads`` requests at once, so its PostgreSQL pools need no more
 # connections than that; eventsourcing's default (5 per application, 3 applications per worker)
-# would exhaust a stock server's 100 connections with a handful of workers.
-os.environ.setdefault("POSTGRES_POOL_SIZE", str(threads))
+# would exhaust a stock server's 100 connections with a handful of workers. An empty value (as
+# `set -a; . ./.env` exports for a blank line) counts as unset, as it does everywhere else.
+if not os.environ.get("POSTGRES_POOL_SIZE", "").strip():
+    os.environ["POSTGRES_POOL_SIZE"] = str(threads)
 
 
 def on_starting(server):  # noqa: ARG001 - gunicorn's hook signature
@@ -57,7 +60,12 @@ def on_starting(server):  # noqa: ARG001 - gunicorn's hook signature
     concurrently updated" even when the tables exist. A bad store setting fails here, at
     start, with one clear traceback instead of one per worker."""
     from api import create_app
+    from api.serving import multiprocess_refusal
+    from ledger.config import store_env
 
+    refusal = multiprocess_refusal(store_env())
+    if refusal is not None:
+        raise SystemExit(f"gunicorn: {refusal}")
     app = create_app()
     app.extensions["ledger"].close()
     app.extensions["api_store"].close()

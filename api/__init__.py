@@ -44,6 +44,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.config.from_mapping(config)
     app.config["STORE_ENV"] = dict(env)
+    from api.auth import key_cache_setting
+
+    # A bad value stops the app at start, before the store is opened, not at a request.
+    app.config["API_KEY_CACHE_SECONDS"] = key_cache_setting(app.config, os.environ)
 
     from flask_smorest import Api
 

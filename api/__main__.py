@@ -8,7 +8,10 @@ WEB_CONCURRENCY sets the number of worker processes (default 2). ``python -m api
 Flask's own development server instead (one process, reloader and debugger per FLASK_DEBUG).
 
 The store is opened and the first admin key created HERE, once, before gunicorn starts: the
-workers then find the tables and the key in place instead of racing to create them.
+workers then find the tables and the key in place instead of racing to create them. That needs
+a store the workers share, so the memory store is refused here (exit 2, saying to use
+``--dev``; see ``api.serving``). With ``--dev`` the key is made in the process that serves
+(under FLASK_DEBUG's reloader: the child that serves, not the parent that watches the files).
 """
 
 from __future__ import annotations
@@ -19,9 +22,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from werkzeug.serving import is_running_from_reloader
+
 from api import create_app
 from api.keys_cli import ensure_admin_key
-from ledger.config import describe, env_int, env_str
+from api.serving import multiprocess_refusal
+from ledger.config import describe, env_int, env_str, store_env
 
 CONFIG = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
 
@@ -81,11 +87,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     host = env_str("HOST", "127.0.0.1")
     port = env_int("PORT", 8000)
     Path("var").mkdir(exist_ok=True)  # the SQLite default lives there
-    app = create_app()
-    banner(app, host, port)
+    env = store_env()
+    refusal = None if args.dev else multiprocess_refusal(env)
+    if refusal is not None:
+        parser.exit(2, f"python -m api: {refusal}\n")
+    app = create_app({"STORE_ENV": env})
     if args.dev:
-        app.run(host=host, port=port)  # Flask reads FLASK_DEBUG itself
+        # Flask reads FLASK_DEBUG itself; with it, a reloader process watches the files and
+        # runs the server in a child: only the child serves, so only it prints the key.
+        watcher = app.debug and not is_running_from_reloader()
+        if not watcher:
+            banner(app, host, port)
+        app.run(host=host, port=port)
         return
+    banner(app, host, port)
     # Close the store before exec: the workers open their own connections after the fork.
     app.extensions["ledger"].close()
     app.extensions["api_store"].close()

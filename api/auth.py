@@ -6,15 +6,15 @@ as the casino's house dealer). Views say which roles they accept with :func:`req
 key is then at ``flask.g.key`` (a :class:`Caller`: ``id``, ``role``, ``player_id``, ``label``).
 
 Each process keeps the keys it looked up for ``API_KEY_CACHE_SECONDS`` (app config, else the
-environment variable; default 2, 0 reads the store on every request). A key revoked through
-this process is refused at once; another process (each gunicorn worker is one) refuses it
-within that many seconds.
+environment variable; default 2, 0 reads the store on every request; anything but a number of
+seconds, 0 or more, stops the app at start). A key revoked through this process is refused at
+once; another process (each gunicorn worker is one) refuses it within that many seconds.
 """
 
 from __future__ import annotations
 
 import functools
-import os
+import math
 from collections.abc import Callable
 from copy import deepcopy
 from dataclasses import dataclass
@@ -68,15 +68,30 @@ def authenticate() -> Caller | None:
     return Caller(id=str(key.id), role=key.role, player_id=key.player_id, label=key.label)
 
 
-def key_cache_seconds() -> float:
-    """How long this process may serve a key it read (``API_KEY_CACHE_SECONDS``)."""
-    value = current_app.config.get("API_KEY_CACHE_SECONDS")
-    if value is None:
-        value = os.environ.get("API_KEY_CACHE_SECONDS", KEY_CACHE_SECONDS)
-    try:
-        return max(float(value), 0.0)
-    except (TypeError, ValueError):
+def key_cache_setting(config: Any, environ: Any) -> float:
+    """``API_KEY_CACHE_SECONDS`` (app config, else the environment; unset or empty: 2): a
+    number of seconds, 0 or more. Anything else stops the app at start, as every other bad
+    setting does, rather than quietly keeping keys for the default time."""
+    raw = config.get("API_KEY_CACHE_SECONDS")
+    if raw is None:
+        raw = environ.get("API_KEY_CACHE_SECONDS")
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
         return KEY_CACHE_SECONDS
+    try:
+        seconds = float(raw.strip() if isinstance(raw, str) else raw)
+    except (TypeError, ValueError):
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds >= 0):
+        raise ValueError(
+            f"API_KEY_CACHE_SECONDS must be a number of seconds, 0 or more; not {raw!r}"
+        )
+    return seconds
+
+
+def key_cache_seconds() -> float:
+    """How long this process may serve a key it read (``API_KEY_CACHE_SECONDS``, checked by
+    :func:`key_cache_setting` when the app was built)."""
+    return current_app.config["API_KEY_CACHE_SECONDS"]
 
 
 def _refuse(status: int, detail: str):

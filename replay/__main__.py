@@ -5,6 +5,9 @@
     python -m replay table ID --at 2025-01-31T12:00:00Z [--json]
     python -m replay rederive ID [--json]
 
+``--json`` may come before the command as well (``python -m replay --json verify``), for every
+command, ``export``/``import`` and the projection commands included.
+
 The store is the ledger's own (``LEDGER_STORE``, ``LEDGER_SQLITE_PATH``, ``POSTGRES_*``; see
 ``ledger.config``). Nothing here writes to the ledger. Exit status: 0 all well, 1 a fault or a
 difference was found (verify, rederive) or the thing asked for does not exist, 2 bad usage.
@@ -24,6 +27,7 @@ from typing import Any
 from replay import rederive as rederive_mod
 from replay import timetravel
 from replay import verify as verify_mod
+from replay.json_option import add_top_level, json_parent, wants_json
 from replay.store import ledger
 
 # Commands other modules of replay/ contribute, each through ``register(subparsers)``; they are
@@ -33,14 +37,14 @@ OPTIONAL_COMMANDS = ("replay.export", "replay.projections.cli")  # export, impor
 
 
 def _emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
-    if args.json:
+    if wants_json(args):
         print(json.dumps(data, indent=2, sort_keys=True, default=str))
     else:
         print(text)
 
 
 def _fail(args: argparse.Namespace, message: str) -> int:
-    if args.json:
+    if wants_json(args):
         print(json.dumps({"error": message}))
     else:
         print(f"error: {message}", file=sys.stderr)
@@ -89,11 +93,11 @@ def cmd_rederive(args: argparse.Namespace, env: Mapping[str, str] | None) -> int
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    common = json_parent()
     parser = argparse.ArgumentParser(
         prog="python -m replay", description="Replay and verify the ledger's stored events."
     )
+    add_top_level(parser)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = subparsers.add_parser(

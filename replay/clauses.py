@@ -1,21 +1,29 @@
 """The text of every clause id the ledger cites, for audits.
 
 ``replay/clauses.json`` (committed) maps each clause id to its text: the four families'
-clauses as ``../shared/RULES.md`` words them (a bullet ``- VU-14 The dealer stands: ...`` with
-its wrapped continuation lines joined), and the ledger's own ids (``CB-X-…``, ``L-…``) with
-short texts from the README. The service reads only the committed file; regenerate it with
-``python -m replay.clauses /path/to/RULES.md`` when the rules change.
+clauses as ``docs/RULES.md`` words them (a bullet ``- VU-14 The dealer stands: ...`` with its
+wrapped continuation lines joined), and the ledger's own ids (``CB-X-…``, ``L-…``) with short
+texts from the README. ``docs/RULES.md`` is the repository's copy of the team's shared rule
+digest (``../shared/RULES.md`` on the team's machines). The service reads only the committed
+JSON; when the rules change, update ``docs/RULES.md`` and regenerate it::
+
+    python -m replay.clauses            # reads docs/RULES.md, writes replay/clauses.json
+    python -m replay.clauses --check    # exit 1 when clauses.json is not what RULES.md gives
+    python -m replay.clauses PATH       # another copy of RULES.md
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
-import sys
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
 CLAUSES_JSON = Path(__file__).with_name("clauses.json")
+# The repository's copy of the rule digest (absent from an installed package: pass a path).
+RULES_MD = Path(__file__).resolve().parent.parent / "docs" / "RULES.md"
 # An id at the start of a bullet: VU-14, H13-10, OC-3, CB-9.
 _BULLET = re.compile(r"^- ((?:VU|H13|OC|CB)-\d+)\s+(.*)$")
 # Every clause id as the code cites it (the ledger's own ids included).
@@ -83,9 +91,14 @@ def build(rules_text: str) -> dict[str, str]:
     return clauses
 
 
+def dump(clauses: dict[str, str]) -> str:
+    """The committed file's text."""
+    return json.dumps(clauses, indent=2, ensure_ascii=False) + "\n"
+
+
 def write(rules_path: Path, target: Path = CLAUSES_JSON) -> dict[str, str]:
     clauses = build(Path(rules_path).read_text(encoding="utf-8"))
-    target.write_text(json.dumps(clauses, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    target.write_text(dump(clauses), encoding="utf-8")
     return clauses
 
 
@@ -99,13 +112,50 @@ def clause_text(clause_id: str) -> str | None:
     return clauses().get(clause_id)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m replay.clauses /path/to/RULES.md", file=sys.stderr)
-        return 2
-    written = write(Path(args[0]))
-    print(f"{len(written)} clauses written to {CLAUSES_JSON}")
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m replay.clauses",
+        description="Regenerate replay/clauses.json (the clause texts audits quote) from the "
+        "rule digest RULES.md, plus the ledger's own ids (CB-X-…, L-…).",
+    )
+    parser.add_argument(
+        "rules",
+        nargs="?",
+        type=Path,
+        default=RULES_MD,
+        metavar="RULES.md",
+        help="the rule digest to read (default: docs/RULES.md in the repository)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 when replay/clauses.json differs from what RULES.md gives",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        text = args.rules.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        parser.error(f"{args.rules}: no such file (the rule digest is docs/RULES.md)")
+    except (OSError, UnicodeDecodeError) as error:
+        parser.error(f"{args.rules}: cannot read it ({error})")
+    wanted = build(text)
+    if args.check:
+        committed = json.loads(CLAUSES_JSON.read_text(encoding="utf-8"))
+        if committed != wanted:
+            changed = sorted(k for k in committed.keys() | wanted.keys()
+                             if committed.get(k) != wanted.get(k))  # fmt: skip
+            print(f"{CLAUSES_JSON} is stale for {args.rules}: {', '.join(changed)}")
+            print("regenerate it: python -m replay.clauses")
+            return 1
+        print(f"{CLAUSES_JSON} agrees with {args.rules} ({len(wanted)} clauses)")
+        return 0
+    CLAUSES_JSON.write_text(dump(wanted), encoding="utf-8")
+    print(f"{len(wanted)} clauses written to {CLAUSES_JSON}")
     return 0
 
 

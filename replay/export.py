@@ -1,5 +1,6 @@
 """The export: the ledger's public interchange format, one JSON object per line, in global
-order (see replay/README.md). Reads the notification log only; never writes.
+order (see README.md, section "Export and import: the interchange format"). Reads the
+notification log only; never writes.
 
 ``python -m replay export [--table ID] > file.jsonl`` and ``python -m replay import FILE``
 are added to the replay CLI by :func:`register`.
@@ -16,6 +17,7 @@ from uuid import UUID
 from ledger import accounts
 from ledger.domain.chain import canonical
 from replay.event_schemas import ENVELOPE_FIELDS, SCHEMA_VERSION, event_topics
+from replay.json_option import json_parent, wants_json
 from replay.store import notifications
 
 ROUND_STARTED = event_topics()["Round.Started"]
@@ -61,7 +63,8 @@ def table_members(app: Any, table_id: UUID) -> tuple[set[UUID], set[str]]:
 
 
 def export_lines(app: Any, table: str | UUID | None = None) -> Iterator[bytes]:
-    """Every event (or one table's, see replay/README.md) as export lines, in global order."""
+    """Every event (or one table's, see README.md § "What `export --table ID` contains") as
+    export lines, in global order."""
     if table is None:
         for n in notifications(app):
             yield encode_line(line_object(n, app.mapper.to_domain_event(n)))
@@ -126,14 +129,14 @@ def _import_command(args: argparse.Namespace, env: Mapping[str, str] | None = No
     try:
         summary = import_file(app, args.file, renumber=args.renumber)
     except ImportRefused as refused:
-        if getattr(args, "json", False):
+        if wants_json(args):
             print(json.dumps({"ok": False, **refused.as_dict()}))
         else:
             print(f"import refused: {refused}", file=sys.stderr)
         return 1
     finally:
         app.close()
-    if getattr(args, "json", False):
+    if wants_json(args):
         print(json.dumps({"ok": True, **summary}))
     else:
         print(
@@ -149,15 +152,17 @@ def register(subparsers: Any) -> None:
     LEDGER_SQLITE_PATH, POSTGRES_*)."""
     export = subparsers.add_parser(
         "export",
+        parents=[json_parent("accepted like every command's; the export is JSON lines already")],
         help="write events as JSON lines to stdout",
         description="Every event (or one table's) as one JSON object per line, in global "
-        "order (format: replay/README.md; schemas: schemas/events/).",
+        'order (format: README.md, section "Export and import"; schemas: schemas/events/).',
     )
     export.add_argument("--table", metavar="ID", help="only this table's events")
     export.set_defaults(func=_export_command)
 
     imp = subparsers.add_parser(
         "import",
+        parents=[json_parent("the summary as one JSON document")],
         help="load an export into an empty store",
         description="Validate every line of an export (JSON Schema, hashes, chains) and "
         "write its events into an EMPTY store, keeping streams, versions and order.",
@@ -169,5 +174,4 @@ def register(subparsers: Any) -> None:
         help="accept new positions when the export's have gaps the store cannot keep "
         "(SQLite and memory number events 1, 2, 3 …; PostgreSQL keeps any gaps)",
     )
-    imp.add_argument("--json", action="store_true", help="the summary as one JSON document")
     imp.set_defaults(func=_import_command)

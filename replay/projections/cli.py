@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TextIO
 
+from replay.json_option import json_parent, wants_json
 from replay.projections import ProjectionBusy, open_projections
 from replay.store import ledger
 
@@ -88,7 +89,7 @@ def cmd_rebuild(args: argparse.Namespace, env: Mapping[str, str] | None = None) 
             out = {**_summary(proj, 0, time.perf_counter() - started), "rebuilt": chosen}
         finally:
             proj.close()
-    if args.json:
+    if wants_json(args):
         print(json.dumps(out, sort_keys=True))
     else:
         print(
@@ -152,7 +153,7 @@ def cmd_status(args: argparse.Namespace, env: Mapping[str, str] | None = None) -
             proj.close()
     out = {"head": head, "projections": {n: {"position": p, "lag": head - p}
                                          for n, p in positions.items()}}  # fmt: skip
-    if args.json:
+    if wants_json(args):
         print(json.dumps(out, sort_keys=True))
     else:
         for name, where in out["projections"].items():
@@ -163,6 +164,7 @@ def cmd_status(args: argparse.Namespace, env: Mapping[str, str] | None = None) -
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "project",
+        parents=[json_parent("accepted like every command's; project prints JSON lines already")],
         help="keep the read models current (run as a worker process)",
         description="Fold new events into the read models, polling the notification log; "
         "several workers (and API processes) may run at once.",
@@ -173,13 +175,14 @@ def register(subparsers: Any) -> None:
 
     p = subparsers.add_parser(
         "rebuild",
+        parents=[json_parent("the summary as one JSON document")],
         help="rebuild the read models from the first event, with progress",
         description="Empty the chosen projections and fold every event again.",
     )
     p.add_argument("--only", nargs="+", metavar="NAME", help="bankroll, history, audit_trail")
-    p.add_argument("--json", action="store_true", help="the summary as one JSON document")
     p.set_defaults(func=cmd_rebuild)
 
-    p = subparsers.add_parser("projections", help="where each read model stands")
-    p.add_argument("--json", action="store_true", help="one JSON document")
+    p = subparsers.add_parser(
+        "projections", parents=[json_parent()], help="where each read model stands"
+    )
     p.set_defaults(func=cmd_status)

@@ -3,6 +3,8 @@ this process is immediate, through another within API_KEY_CACHE_SECONDS."""
 
 import time
 
+import pytest
+
 from api import create_app
 from api.store import ApiStore
 
@@ -47,3 +49,22 @@ def test_without_a_cache_every_request_reads_the_store(memory_env):
 
     assert store.find_key(secret).id == key.id
     assert not store._key_cache
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "nan", "2s"])
+def test_a_bad_cache_time_stops_the_app_at_start(memory_env, monkeypatch, value):
+    monkeypatch.setenv("API_KEY_CACHE_SECONDS", value)
+
+    with pytest.raises(ValueError, match="API_KEY_CACHE_SECONDS must be a number of seconds"):
+        create_app({"STORE_ENV": memory_env, "TESTING": True})
+
+
+@pytest.mark.parametrize(("value", "seconds"), [(None, 2.0), ("", 2.0), ("0", 0.0), ("0.5", 0.5)])
+def test_the_cache_time_comes_from_the_environment(memory_env, monkeypatch, value, seconds):
+    monkeypatch.delenv("API_KEY_CACHE_SECONDS", raising=False)
+    if value is not None:
+        monkeypatch.setenv("API_KEY_CACHE_SECONDS", value)
+
+    app = create_app({"STORE_ENV": memory_env, "TESTING": True})
+
+    assert app.config["API_KEY_CACHE_SECONDS"] == seconds

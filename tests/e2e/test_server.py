@@ -6,13 +6,15 @@ books checked through the bankroll endpoints and, once the server has stopped, i
 
 from __future__ import annotations
 
+import os
 import re
 import socket
+import subprocess
 import sys
 from pathlib import Path
 from uuid import uuid4
 
-from benchmarks.http_load import Client, GunicornServer, play_casino_round
+from benchmarks.http_load import REPO, Client, GunicornServer, play_casino_round
 from ledger.application import TwentyOneLedger
 from ledger.balances import fold_balances
 from ledger.config import store_env
@@ -120,3 +122,19 @@ def test_python_m_api_starts_gunicorn_and_prints_a_working_admin_key(tmp_path):
         assert table["family"] == "casino"
         assert server.stop() == 0
     assert (tmp_path / "var" / "ledger.sqlite3").is_file()
+
+
+def test_python_m_api_refuses_the_memory_store_before_starting_gunicorn(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "api"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO), "LEDGER_STORE": "memory", "PORT": "0"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert done.returncode == 2, done.stderr
+    assert "python -m api --dev" in done.stderr
+    assert "Listening at" not in done.stderr and "keep it" not in done.stdout

@@ -1,0 +1,80 @@
+"""``--json`` is accepted before or after every ``python -m replay`` command: README shows
+both (``python -m replay --json import ledger.jsonl``, ``python -m replay rebuild --json``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ledger.application import TwentyOneLedger
+from ledger.config import store_env
+from replay.__main__ import build_parser, main
+from replay.export import export_lines
+from replay.json_option import wants_json
+
+ID = "00000000-0000-0000-0000-000000000000"
+# Each command with the arguments it requires.
+COMMANDS = {
+    "verify": [],
+    "round": [ID],
+    "table": [ID, "--at", "2026-01-01T00:00:00Z"],
+    "rederive": [ID],
+    "export": [],
+    "import": ["ledger.jsonl"],
+    "project": ["--once"],
+    "rebuild": [],
+    "projections": [],
+}
+
+
+def test_every_command_is_listed_here():
+    subparsers = next(a for a in build_parser()._actions if a.dest == "command")
+    assert set(subparsers.choices) == set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_json_is_accepted_before_and_after_every_command(command):
+    parser = build_parser()
+    rest = COMMANDS[command]
+
+    assert wants_json(parser.parse_args(["--json", command, *rest]))
+    assert wants_json(parser.parse_args([command, *rest, "--json"]))
+    assert not wants_json(parser.parse_args([command, *rest]))
+
+
+@pytest.fixture
+def export_file(tmp_path):
+    env = store_env("sqlite", sqlite_path=str(tmp_path / "source.sqlite3"), environ={})
+    app = TwentyOneLedger(env=env)
+    try:
+        app.deposit(app.register_player("Ann")["player_id"], 1_000)
+        path = tmp_path / "ledger.jsonl"
+        path.write_bytes(b"".join(export_lines(app)))
+    finally:
+        app.close()
+    return path
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_import_prints_its_summary_as_json_wherever_json_stands(
+    tmp_path, export_file, capsys, where
+):
+    env = store_env("sqlite", sqlite_path=str(tmp_path / f"copy-{where}.sqlite3"), environ={})
+    argv = ["--json", "import", str(export_file)]
+    if where == "after":
+        argv = ["import", "--json", str(export_file)]
+
+    assert main(argv, env=env) == 0
+
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["ok"] is True and summary["events"] == 2
+
+
+def test_verify_reports_as_json_when_json_comes_first(tmp_path, capsys):
+    env = store_env("sqlite", sqlite_path=str(tmp_path / "s.sqlite3"), environ={})
+    TwentyOneLedger(env=env).close()
+
+    assert main(["--json", "verify"], env=env) == 0
+
+    assert json.loads(capsys.readouterr().out)["ok"] is True
