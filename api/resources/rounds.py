@@ -49,6 +49,19 @@ def _is_dealer_action(body: dict) -> bool:
     return action == "ace_value" and body.get("hand") in (None, "dealer", "dealer2")
 
 
+def _check_role(body: dict) -> None:
+    """The role table (README, Keys and roles): the dealer's choices take a ``dealer`` key,
+    a player's actions a ``player`` key, and only an admin names whom he acts for. A key
+    of the wrong role is refused even when its player is the one the action belongs to."""
+    if is_admin():
+        return
+    permit("actor" not in body, "actor is for admin keys only: a key acts as its own player")
+    if _is_dealer_action(body):
+        permit(g.key.role == "dealer", f"{body['action']} is the dealer's: it takes a dealer key")
+    else:
+        permit(g.key.role == "player", f"{body['action']} is a player's: it takes a player key")
+
+
 def _actor(load_round: Callable[[], Any], body: dict) -> str:
     """Whom the action is for: a player or dealer key acts as itself; an admin acts as
     ``actor`` when given, else as whoever the action belongs to (the hand's holder, the
@@ -73,6 +86,7 @@ def _actor(load_round: Callable[[], Any], body: dict) -> str:
 @blp.doc(requestBody={"content": {"application/json": {"schema": action_union_doc()}}})
 @blp.response(200, ActionResultSchema)
 def act(body, round_id):
+    _check_role(body)
     app = ledger()
     rid = str(round_id)
     who = _actor(lambda: app.get_round(rid), body)
