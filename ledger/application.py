@@ -250,7 +250,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
 
         def body(uow: UnitOfWork) -> dict:
             player = uow.player(player_id)
-            books = Books(uow.player, player)
+            books = Books(uow.player, player, asker=actor)
             if inbound:
                 books.transfer(accounts.CASHIER, player.account, amount, BUY_IN, "buy-in")
             else:
