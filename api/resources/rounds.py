@@ -24,6 +24,7 @@ from api.schemas.rounds import (
     RoundViewSchema,
     action_union_doc,
 )
+from api.shoe_secrets import mask_audited_shoe, withheld_shoes
 from api.visibility import HIDDEN, event_views, owns, round_view, sees_all
 from ledger import accounts
 from replay.audit import audit_round, summarize
@@ -148,7 +149,10 @@ def audit_for(round_id: str, viewer: Any) -> dict:
     report = audit_round(app, round_id)
     if sees_all(viewer):
         return {**report, "scope": "full"}
-    return _player_audit(rnd, report, viewer)
+    report = _player_audit(rnd, report, viewer)
+    secret = {str(s) for s in withheld_shoes(app, app.get_table(str(rnd.table_id)), viewer)}
+    shoes = [mask_audited_shoe(s) if s["shoe_id"] in secret else s for s in report["shoes"]]
+    return {**report, "shoe": shoes[0], "shoes": shoes}
 
 
 def _player_audit(rnd: Any, report: dict, viewer: Any) -> dict:
