@@ -1,5 +1,5 @@
-"""``/v1/tables``: opening and closing tables, seats, the dealer, the deal's sale, the pool,
-and starting rounds."""
+"""``/v1/tables``: opening and closing tables, seats, the dealer, the pool, and starting
+rounds (selling the deal: ``api.resources.deal_sales``)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ from api.schemas.history import (
 from api.schemas.rounds import RoundStartSchema, RoundViewSchema
 from api.schemas.tables import (
     DealerChoiceSchema,
-    DealSaleSchema,
     PoolPayoutSchema,
     SeatCreateSchema,
     SeatSchema,
@@ -132,30 +131,6 @@ def unseat(table_id, seat):
 def choose_dealer(body, table_id):
     pid = body["player_id"]
     return ledger().choose_dealer(str(table_id), str(pid) if pid else None, command_id=command_id())
-
-
-@blp.route("/<uuid:table_id>/deal-sales", methods=["POST"])
-@require("player", "dealer")
-@idempotent
-@blp.arguments(DealSaleSchema())
-@blp.response(200, TableResultSchema)
-def sell_deal(body, table_id):
-    """VU-31: the dealer sells the deal; the seller is the caller's player (admin: ``seller``,
-    by default the table's dealer)."""
-    if is_admin():
-        seller = body["seller"] or ledger().get_table(str(table_id)).dealer
-    else:
-        permit(body["seller"] is None or is_player(body["seller"]), "one sells only his own deal")
-        seller = g.key.player_id
-    permit(seller is not None, "this table has no dealer to sell the deal")
-    return ledger().sell_deal(
-        str(table_id),
-        str(seller),
-        str(body["buyer"]),
-        body["price"],
-        actor=actor(),
-        command_id=command_id(),
-    )
 
 
 @blp.route("/<uuid:table_id>/pool-payouts", methods=["POST"])
