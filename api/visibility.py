@@ -72,13 +72,21 @@ def settled(rnd: Round, hand_id: str) -> bool:
     return bool(rnd.hands[hand_id].get("settled"))
 
 
+def outcome_hidden(rnd: Round, hand_id: str, viewer: Viewer) -> bool:
+    """Whether ``viewer`` may not yet learn why the hand takes no more cards (it stood, went
+    over 21, holds a natural): he cannot see all its cards, and it is not settled."""
+    if owns(viewer, rnd, hand_id) or all(rnd.rules_hand(hand_id)["face_up"]):
+        return False
+    return not settled(rnd, hand_id)
+
+
 def _hand_view(rnd: Round, hand_id: str, hand: dict, viewer: Viewer) -> dict:
     mine = owns(viewer, rnd, hand_id)
     visible = [mine or up for up in hand["face_up"]]
     cards = [c if v else HIDDEN for c, v in zip(hand["cards"], visible, strict=True)]
     whole = all(visible)
     status = hand["status"]
-    if not whole and status != OPEN and not settled(rnd, hand_id):
+    if status != OPEN and outcome_hidden(rnd, hand_id, viewer):
         status = CLOSED  # stood, over 21 or a natural: each would tell of the hidden cards
     out = {
         "id": hand_id,

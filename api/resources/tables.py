@@ -28,7 +28,7 @@ from api.schemas.tables import (
     TableResultSchema,
     TableSchema,
 )
-from api.visibility import round_view
+from api.visibility import outcome_hidden, round_view, sees_all
 from ledger.domain.table import Table
 from replay.projections import queries
 
@@ -199,7 +199,26 @@ def round_history(args, table_id):
 def results(args, table_id):
     """Rounds, naturals, busts, what punters staked and got back (return to player), the
     banker's and the house's profit and loss, and the pool (from the history projection)."""
-    table = ledger().get_table(str(table_id))
+    app = ledger()
+    table = app.get_table(str(table_id))
     db, reached = read_models.views(args.get("position"))
     found = queries.table_results(db, str(table_id)) or queries.empty_results(table)
+    found["busts"] -= _unsettled_busts_hidden(app, db, table)
     return {**found, "projected_to": reached}
+
+
+def _unsettled_busts_hidden(app: Any, db: Any, table: Table) -> int:
+    """The busts of the round in play the caller may not know of yet: hands over 21 that wait
+    for the banker unsettled (Очко, ``punter_bust_pays: false``) and whose cards he cannot see
+    (api.visibility). The results count them once they are settled."""
+    if sees_all(g.key) or table.current_round is None:
+        return 0
+    rnd = app.get_round(str(table.current_round))
+    return sum(
+        1
+        for hand in queries.round_hands(db, str(rnd.id))
+        if hand["is_bust"]
+        and not hand["outcome"]
+        and hand["hand"] in rnd.hands
+        and outcome_hidden(rnd, hand["hand"], g.key)
+    )

@@ -314,3 +314,22 @@ def test_the_ledgers_stand_at_21_on_a_hidden_hand_reads_as_any_stand(ledger):
     _, events = _seen(ledger, rid, Viewer("player", pids["Bob"]))
     (stood,) = [e for e in events if e["type"] == "HandStood" and e["data"]["hand"] == "h1"]
     assert stood["data"]["actor"] is None and stood["data"]["total"] is None
+
+
+def test_the_banker_does_not_count_a_bust_that_waits_for_him_in_the_tables_results(
+    app, client, make_key, admin_key
+):
+    from test_rounds_http import Http, open_table
+
+    http = Http(app, client, make_key, admin_key)
+    t = open_table(http, "ochko", {"punter_bust_pays": False})
+    t.start(["TC", "9D", "8H", "7C", "8S", "9C", "KD"])  # Bob 9D 8S draws KD: 27
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    http.act(t.rid, "Bob", action="stake", amount=200)
+    http.act(t.rid, "Ann", action="stand", hand="h1")
+    http.act(t.rid, "Bob", action="hit", hand="h2")
+    results = f"/v1/tables/{t.table_id}/results"
+    assert http.get(results, key=http.keys["dealer"])["busts"] == 0
+    assert http.get(results, key=http.keys["auditor"])["busts"] == 1
+    http.act(t.rid, "dealer", action="dealer_stand")  # settled: the bust is public
+    assert http.get(results, key=http.keys["dealer"])["busts"] == 1
