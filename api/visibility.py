@@ -5,15 +5,22 @@ the hands he holds, every card dealt face up or shown since (``CardsShown``), an
 another player's face-down cards (VU-4/VU-7, H13, OC, and Очко's face-down draws), the casino
 dealer's hole card (CB-2) until it is turned, and anything derived from those cards (totals,
 chosen ace values). Hidden cards are replaced by ``"??"`` so a front end still knows how many
-cards lie on the table. The shoe's seed never lives in a round, so it cannot leak from here.
-"""
+cards lie on the table. The shoe's seed never lives in a round, so it cannot leak from here
+(``api.shoe_secrets`` decides when the table feed and the audit may show it).
+
+A hand the caller cannot fully see also keeps quiet about why it takes no more cards until it
+is settled (a settlement is public): whether it stood, went over 21 (Очко with
+``punter_bust_pays: false`` settles a bust only against the banker), was stood for by the
+ledger at 21, or holds a natural, it reads ``"closed"``, and its ``HandStood``,
+``HandOverdrawn`` and ``NaturalDeclared`` events read ``HandClosed`` ``{hand}``. Once it is
+settled they show again, still without the total, nor who stood (the ledger stands at 21)."""
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
 from ledger.domain.chain import plain
-from ledger.domain.round import DEALER, DEALER_SECOND, Round
+from ledger.domain.round import DEALER, DEALER_SECOND, OPEN, Round
 
 HIDDEN = "??"
 HOUSE = "house"
@@ -22,8 +29,13 @@ SEE_ALL = ("admin", "auditor")
 # Chain fields: a masked card's event hash could be brute-forced over 52 cards (and the next
 # event's ``prev_hash`` repeats it), so only those who see everything get the chain.
 CHAIN_FIELDS = ("hash", "prev_hash")
-# Event fields that give away a hand's total, and so its hidden cards.
-_TOTAL_FIELDS = {"HandStood": ("total",), "HandOverdrawn": ("total",)}
+# Events that tell why a hand takes no more cards, and so something of its hidden cards.
+_CLOSING = ("HandStood", "HandOverdrawn", "NaturalDeclared")
+CLOSED = "closed"  # a hidden hand's status and event, before it is settled
+CLOSED_EVENT = "HandClosed"
+# Fields of those events that still say too much once the hand is settled: its total, and
+# who stood (the ledger stands for a hand at 21).
+_SETTLED_HIDDEN = {"HandStood": ("total", "actor"), "HandOverdrawn": ("total",)}
 
 
 class Viewer(Protocol):
@@ -52,16 +64,35 @@ def owns(viewer: Viewer, rnd: Round, hand_id: str) -> bool:
     return me is not None and holder(rnd, hand_id) == me
 
 
+def settled(rnd: Round, hand_id: str) -> bool:
+    """Whether the hand's outcome is public: a player's hand once settled, the dealer's once
+    the round has ended."""
+    if hand_id in (DEALER, DEALER_SECOND):
+        return bool(rnd.ended)
+    return bool(rnd.hands[hand_id].get("settled"))
+
+
+def outcome_hidden(rnd: Round, hand_id: str, viewer: Viewer) -> bool:
+    """Whether ``viewer`` may not yet learn why the hand takes no more cards (it stood, went
+    over 21, holds a natural): he cannot see all its cards, and it is not settled."""
+    if owns(viewer, rnd, hand_id) or all(rnd.rules_hand(hand_id)["face_up"]):
+        return False
+    return not settled(rnd, hand_id)
+
+
 def _hand_view(rnd: Round, hand_id: str, hand: dict, viewer: Viewer) -> dict:
     mine = owns(viewer, rnd, hand_id)
     visible = [mine or up for up in hand["face_up"]]
     cards = [c if v else HIDDEN for c, v in zip(hand["cards"], visible, strict=True)]
     whole = all(visible)
+    status = hand["status"]
+    if status != OPEN and outcome_hidden(rnd, hand_id, viewer):
+        status = CLOSED  # stood, over 21 or a natural: each would tell of the hidden cards
     out = {
         "id": hand_id,
         "cards": cards,
         "face_up": list(hand["face_up"]),
-        "status": hand["status"],
+        "status": status,
         "draws": hand["draws"],
         # An ace's chosen value tells that the card is an ace: only for visible cards.
         "aces": {k: v for k, v in hand["aces"].items() if _visible_at(visible, k)},
@@ -177,19 +208,40 @@ def event_views(rnd: Round, events: list[dict], viewer: Viewer) -> list[dict]:
         tracker.apply(name, data)
         hand = data.get("hand")
         known = hand is not None and _hand_known(rnd, hand, viewer)
+        hidden = hand is not None and not (known or _fully_up(rnd, hand))
         if name == "CardDealt" and not (data["face_up"] or known):
             data["card"] = HIDDEN
         elif name == "CardsShown":
             data["cards"] = list(tracker.cards.get(hand, []))
-        elif name in _TOTAL_FIELDS and not (known or _fully_up(rnd, hand)):
-            for field in _TOTAL_FIELDS[name]:
+        elif name in _CLOSING and hidden:
+            if not _settled(rnd, hand):
+                out.append({**event, "type": CLOSED_EVENT, "data": {"hand": hand}})
+                continue
+            for field in _SETTLED_HIDDEN.get(name, ()):
                 data[field] = None
-        elif name == "HandSettled" and not _fully_up(rnd, hand) and not known:
+        elif name == "AceValueChosen" and not (known or _face_up_at(rnd, hand, data["index"])):
+            data["index"] = data["value"] = None  # which hidden card is an ace, and its value
+        elif name == "HandSettled" and hidden:
             data["player_total"] = None
         if name == "HandSettled" and not (_fully_up(rnd, DEALER) or owns(viewer, rnd, DEALER)):
             data["dealer_total"] = None
         out.append({**event, "data": data})
     return out
+
+
+def _settled(rnd: Round, hand: str) -> bool:
+    try:
+        return settled(rnd, hand)
+    except KeyError:
+        return False
+
+
+def _face_up_at(rnd: Round, hand: str, index: Any) -> bool:
+    try:
+        face_up = rnd.rules_hand(hand)["face_up"]
+    except KeyError:
+        return False
+    return isinstance(index, int) and 0 <= index < len(face_up) and face_up[index]
 
 
 def _hand_known(rnd: Round, hand: str, viewer: Viewer) -> bool:

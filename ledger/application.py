@@ -14,7 +14,7 @@ from eventsourcing.application import AggregateNotFoundError, Application, Recor
 from eventsourcing.persistence import IntegrityError, Transcoder
 from eventsourcing.utils import get_topic
 
-from ledger import accounts
+from ledger import accounts, deal_sales
 from ledger.config import env_bool, sibling_store_env
 from ledger.domain.chain import project, snapshot_state
 from ledger.domain.command import CommandRecord, command_record_id, fingerprint
@@ -250,7 +250,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
 
         def body(uow: UnitOfWork) -> dict:
             player = uow.player(player_id)
-            books = Books(uow.player, player)
+            books = Books(uow.player, player, asker=actor)
             if inbound:
                 books.transfer(accounts.CASHIER, player.account, amount, BUY_IN, "buy-in")
             else:
@@ -798,7 +798,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
             body,
         )
 
-    def sell_deal(
+    def offer_deal(
         self,
         table_id: str,
         seller: str,
@@ -808,33 +808,73 @@ class TwentyOneLedger(ConcurrentStartup, Application):
         actor: str | None = None,
         command_id: str | None = None,
     ) -> dict:
-        """VU-31: the dealer sells his right to deal to another seated player."""
+        """VU-31, the seller's half: the dealer offers his deal to another seated player at
+        ``price``; nothing moves until that player accepts (``accept_deal``)."""
         price = _positive_amount(price, "the price of the deal")
         actor = actor or str(seller)
 
         def body(uow: UnitOfWork) -> dict:
+            return deal_sales.offer(uow.table(table_id), str(seller), str(buyer), price, actor)
+
+        payload = {"table": str(table_id), "seller": str(seller), "buyer": str(buyer)}
+        return self._run("offer_deal", {**payload, "price": price}, command_id, actor, body)
+
+    def accept_deal(
+        self,
+        table_id: str,
+        buyer: str,
+        price: int,
+        *,
+        actor: str | None = None,
+        command_id: str | None = None,
+    ) -> dict:
+        """VU-31, the buyer's half: he accepts the offer made to him at the price he names;
+        the price moves from his wallet to the seller's and he deals."""
+        price = _positive_amount(price, "the price of the deal")
+        actor = actor or str(buyer)
+
+        def body(uow: UnitOfWork) -> dict:
             table = uow.table(table_id)
-            if table.family != "vingt-un":
-                raise RuleViolation("selling the deal is a Vingt-un custom", "VU-31")
-            if table.current_round is not None:
-                raise WrongPhase("the deal is sold between rounds", "VU-31")
-            if str(seller) != table.dealer:
-                raise NotPermitted("only the player holding the deal may sell it", "VU-31")
-            if table.seat_of(str(buyer)) is None or str(buyer) == str(seller):
-                raise NotPermitted("the buyer must be another player seated at the table", "VU-31")
-            books = Books(uow.player, table, clearing=accounts.deal_sale(table.id))
-            books.transfer(
-                accounts.player(buyer), accounts.player(seller), price, DEAL_SALE, "deal sold"
+            books = Books(uow.player, table, clearing=accounts.deal_sale(table.id), asker=actor)
+            return deal_sales.accept(table, books, str(buyer), price, actor)
+
+        payload = {"table": str(table_id), "buyer": str(buyer), "price": price}
+        return self._run("accept_deal", payload, command_id, actor, body)
+
+    def withdraw_deal_offer(
+        self, table_id: str, *, actor: str, command_id: str | None = None
+    ) -> dict:
+        """VU-31: the open offer ends unaccepted (the seller withdraws, the buyer declines)."""
+
+        def body(uow: UnitOfWork) -> dict:
+            return deal_sales.withdraw(uow.table(table_id), actor)
+
+        return self._run("withdraw_deal_offer", {"table": str(table_id)}, command_id, actor, body)
+
+    def sell_deal(
+        self,
+        table_id: str,
+        seller: str,
+        buyer: str,
+        price: int,
+        *,
+        actor: str = ADMIN,
+        command_id: str | None = None,
+    ) -> dict:
+        """VU-31 in one step, for an admin recording a price the two agreed elsewhere; the
+        players themselves sell by ``offer_deal`` and ``accept_deal``."""
+        price = _positive_amount(price, "the price of the deal")
+        if actor not in (ADMIN, "ledger"):
+            raise NotPermitted(
+                "only an admin records a sale in one step; the dealer offers the deal "
+                "(offer_deal) and the buyer accepts it (accept_deal)",
+                DEAL_SALE,
             )
-            table.trigger_event(
-                Table.DealSold,
-                seller=str(seller),
-                buyer=str(buyer),
-                price=price,
-                clause=DEAL_SALE,
-                actor=actor,
-            )
-            return {"table_id": str(table.id), "dealer": str(buyer)}
+
+        def body(uow: UnitOfWork) -> dict:
+            table = uow.table(table_id)
+            books = Books(uow.player, table, clearing=accounts.deal_sale(table.id), asker=actor)
+            return deal_sales.sell(table, books, str(seller), str(buyer), price, actor)
 
         return self._run(
             "sell_deal",

@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from api.shoe_secrets import mask_shoe_event, withheld_shoes
 from api.table_members import TableMembers
 from api.visibility import CHAIN_FIELDS, event_record, event_views, sees_all
 from replay.event_rows import page_reader
 
 BATCH = 500
 SCAN = 20_000  # positions one page request reads at most
-REVEAL_FIELDS = ("server_seed", "fixed_order")
 
 
 def round_events(app: Any, rnd: Any, viewer: Any, positions: dict | None = None) -> list[dict]:
@@ -64,7 +64,7 @@ def _masked(app: Any, table: Any, found: list, rounds: set[UUID], viewer: Any) -
     # A round's events are masked with the whole round in view (a CardsShown names cards
     # dealt earlier), so mask each round's stream once and pick the page's events from it.
     views: dict[UUID, dict[int, dict]] = {}
-    secret_shoes = _shoes_in_play(app, table)
+    secret_shoes = withheld_shoes(app, table, viewer)
     out = []
     for pos, event in found:
         rid = event.originator_id
@@ -76,21 +76,11 @@ def _masked(app: Any, table: Any, found: list, rounds: set[UUID], viewer: Any) -
         else:
             record = event_record(event, pos)
             data = {k: v for k, v in record["data"].items() if k not in CHAIN_FIELDS}
-            if type(event).__name__ == "Revealed" and rid in secret_shoes:
-                # A shoe retired mid-round: its seed and order would give away the face-down
-                # cards of the round in play; they are shown once that round has ended.
-                data.update({k: None for k in REVEAL_FIELDS})
+            if rid in secret_shoes:
+                # A shoe of the round in play: its seed and order (once retired), or the
+                # used cards it holds, would give away face-down cards of that round; they
+                # are shown once the round has ended.
+                data = mask_shoe_event(type(event).__name__, data)
             record["data"] = data
         out.append(record)
     return out
-
-
-def _shoes_in_play(app: Any, table: Any) -> set[UUID]:
-    if table.current_round is None:
-        return set()
-    rnd = app.get_round(str(table.current_round))
-    shoes = {rnd.start_shoe, rnd.shoe_id}
-    for event in app.events.get(rnd.id):
-        if type(event).__name__ == "CardDealt":
-            shoes.add(event.shoe)
-    return shoes

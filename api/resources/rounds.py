@@ -24,6 +24,7 @@ from api.schemas.rounds import (
     RoundViewSchema,
     action_union_doc,
 )
+from api.shoe_secrets import mask_audited_shoe, withheld_shoes
 from api.visibility import HIDDEN, event_views, owns, round_view, sees_all
 from ledger import accounts
 from replay.audit import audit_round, summarize
@@ -47,6 +48,19 @@ def _is_dealer_action(body: dict) -> bool:
         return True
     # Очко: the banker values his own aces (no hand, or the dealer's).
     return action == "ace_value" and body.get("hand") in (None, "dealer", "dealer2")
+
+
+def _check_role(body: dict) -> None:
+    """The role table (README, Keys and roles): the dealer's choices take a ``dealer`` key,
+    a player's actions a ``player`` key, and only an admin names whom he acts for. A key
+    of the wrong role is refused even when its player is the one the action belongs to."""
+    if is_admin():
+        return
+    permit("actor" not in body, "actor is for admin keys only: a key acts as its own player")
+    if _is_dealer_action(body):
+        permit(g.key.role == "dealer", f"{body['action']} is the dealer's: it takes a dealer key")
+    else:
+        permit(g.key.role == "player", f"{body['action']} is a player's: it takes a player key")
 
 
 def _actor(load_round: Callable[[], Any], body: dict) -> str:
@@ -73,6 +87,7 @@ def _actor(load_round: Callable[[], Any], body: dict) -> str:
 @blp.doc(requestBody={"content": {"application/json": {"schema": action_union_doc()}}})
 @blp.response(200, ActionResultSchema)
 def act(body, round_id):
+    _check_role(body)
     app = ledger()
     rid = str(round_id)
     who = _actor(lambda: app.get_round(rid), body)
@@ -134,7 +149,10 @@ def audit_for(round_id: str, viewer: Any) -> dict:
     report = audit_round(app, round_id)
     if sees_all(viewer):
         return {**report, "scope": "full"}
-    return _player_audit(rnd, report, viewer)
+    report = _player_audit(rnd, report, viewer)
+    secret = {str(s) for s in withheld_shoes(app, app.get_table(str(rnd.table_id)), viewer)}
+    shoes = [mask_audited_shoe(s) if s["shoe_id"] in secret else s for s in report["shoes"]]
+    return {**report, "shoe": shoes[0], "shoes": shoes}
 
 
 def _player_audit(rnd: Any, report: dict, viewer: Any) -> dict:

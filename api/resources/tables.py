@@ -1,5 +1,5 @@
-"""``/v1/tables``: opening and closing tables, seats, the dealer, the deal's sale, the pool,
-and starting rounds."""
+"""``/v1/tables``: opening and closing tables, seats, the dealer, the pool, and starting
+rounds (selling the deal: ``api.resources.deal_sales``)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ from api.schemas.history import (
 from api.schemas.rounds import RoundStartSchema, RoundViewSchema
 from api.schemas.tables import (
     DealerChoiceSchema,
-    DealSaleSchema,
     PoolPayoutSchema,
     SeatCreateSchema,
     SeatSchema,
@@ -29,7 +28,7 @@ from api.schemas.tables import (
     TableResultSchema,
     TableSchema,
 )
-from api.visibility import round_view
+from api.visibility import outcome_hidden, round_view, sees_all
 from ledger.domain.table import Table
 from replay.projections import queries
 
@@ -134,30 +133,6 @@ def choose_dealer(body, table_id):
     return ledger().choose_dealer(str(table_id), str(pid) if pid else None, command_id=command_id())
 
 
-@blp.route("/<uuid:table_id>/deal-sales", methods=["POST"])
-@require("player", "dealer")
-@idempotent
-@blp.arguments(DealSaleSchema())
-@blp.response(200, TableResultSchema)
-def sell_deal(body, table_id):
-    """VU-31: the dealer sells the deal; the seller is the caller's player (admin: ``seller``,
-    by default the table's dealer)."""
-    if is_admin():
-        seller = body["seller"] or ledger().get_table(str(table_id)).dealer
-    else:
-        permit(body["seller"] is None or is_player(body["seller"]), "one sells only his own deal")
-        seller = g.key.player_id
-    permit(seller is not None, "this table has no dealer to sell the deal")
-    return ledger().sell_deal(
-        str(table_id),
-        str(seller),
-        str(body["buyer"]),
-        body["price"],
-        actor=actor(),
-        command_id=command_id(),
-    )
-
-
 @blp.route("/<uuid:table_id>/pool-payouts", methods=["POST"])
 @require("admin")
 @idempotent
@@ -224,7 +199,26 @@ def round_history(args, table_id):
 def results(args, table_id):
     """Rounds, naturals, busts, what punters staked and got back (return to player), the
     banker's and the house's profit and loss, and the pool (from the history projection)."""
-    table = ledger().get_table(str(table_id))
+    app = ledger()
+    table = app.get_table(str(table_id))
     db, reached = read_models.views(args.get("position"))
     found = queries.table_results(db, str(table_id)) or queries.empty_results(table)
+    found["busts"] -= _unsettled_busts_hidden(app, db, table)
     return {**found, "projected_to": reached}
+
+
+def _unsettled_busts_hidden(app: Any, db: Any, table: Table) -> int:
+    """The busts of the round in play the caller may not know of yet: hands over 21 that wait
+    for the banker unsettled (Очко, ``punter_bust_pays: false``) and whose cards he cannot see
+    (api.visibility). The results count them once they are settled."""
+    if sees_all(g.key) or table.current_round is None:
+        return 0
+    rnd = app.get_round(str(table.current_round))
+    return sum(
+        1
+        for hand in queries.round_hands(db, str(rnd.id))
+        if hand["is_bust"]
+        and not hand["outcome"]
+        and hand["hand"] in rnd.hands
+        and outcome_hidden(rnd, hand["hand"], g.key)
+    )

@@ -27,6 +27,7 @@ class Table(ChainedAggregate):
     # (Not annotated: eventsourcing would take it for a field of every instance.)
     pool = None
     shoe_restock = False  # likewise, for a snapshot taken before shoes were restocked
+    deal_offer = None  # the open offer of the deal (VU-31); none in a snapshot taken before
 
     class Opened(ChainedAggregate.Created):
         name: str
@@ -79,6 +80,7 @@ class Table(ChainedAggregate):
             table.proper_dealer = self.player_id
             table.rounds_this_deal = 0
             table.shoes_this_deal = 0
+            table.deal_offer = None  # an offer lapses when the deal changes hands
 
     class CutForDeal(ChainedAggregate.Event):
         player_id: str
@@ -98,8 +100,38 @@ class Table(ChainedAggregate):
             table.proper_dealer = self.to_player
             table.rounds_this_deal = 0
             table.shoes_this_deal = 0
+            table.deal_offer = None
+
+    class DealOffered(ChainedAggregate.Event):
+        """VU-31, the seller's half of an agreed price: the dealer offers the deal to one
+        seated player at ``price`` (an offer replaces any open one)."""
+
+        seller: str
+        buyer: str
+        price: int
+        clause: str
+        actor: str
+
+        def apply(self, table: Table) -> None:
+            table.deal_offer = {"seller": self.seller, "buyer": self.buyer, "price": self.price}
+
+    class DealOfferWithdrawn(ChainedAggregate.Event):
+        """VU-31: the open offer ends unaccepted (withdrawn by the seller, declined by the
+        buyer, or ended by an admin: ``actor``)."""
+
+        seller: str
+        buyer: str
+        price: int
+        clause: str
+        actor: str
+
+        def apply(self, table: Table) -> None:
+            table.deal_offer = None
 
     class DealSold(ChainedAggregate.Event):
+        """VU-31: the sale at the agreed price. ``actor`` is the buyer accepting the seller's
+        offer (``DealOffered``), or an admin recording a sale agreed elsewhere."""
+
         seller: str
         buyer: str
         price: int
@@ -108,6 +140,7 @@ class Table(ChainedAggregate):
 
         def apply(self, table: Table) -> None:
             table.dealer = self.buyer
+            table.deal_offer = None
 
     class PoolPaid(ChainedAggregate.Event):
         """VU-28: a payout from the table's pool, with the balance it was checked against.
@@ -162,6 +195,7 @@ class Table(ChainedAggregate):
         def apply(self, table: Table) -> None:
             table.current_round = self.round_id
             table.rounds = self.number
+            table.deal_offer = None  # an offer lapses when a round starts
 
     class RoundClosed(ChainedAggregate.Event):
         round_id: UUID

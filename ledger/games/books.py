@@ -25,6 +25,7 @@ class Books:
         round_id: str = "",
         load_pool: Callable[[Any], Any] | None = None,
         clearing: str | None = None,
+        asker: str | None = None,
     ) -> None:
         self._load_wallet = load_wallet
         self._load_pool = load_pool
@@ -34,6 +35,8 @@ class Books:
         # Between two guarded accounts: the round's escrow, or the command's own account.
         self.clearing = clearing or (accounts.escrow(round_id) if round_id else "clearing")
         self.wallets: dict[Any, Any] = {}
+        # Who gave the command: a refusal tells him the balance of his own wallet only.
+        self.asker = asker
 
     def wallet(self, player_id: Any) -> Any:
         key = str(player_id)
@@ -70,12 +73,18 @@ class Books:
         else:
             return
         if have < amount:
-            raise InsufficientFunds(
-                f"{what}: needs {amount}, but {account} holds {have}",
-                clause,
-                needed=amount,
-                balance=have,
-            )
+            if self.may_disclose(account):
+                message, shown = f"{what}: needs {amount}, but {account} holds {have}", have
+            else:
+                message, shown = f"{what}: needs {amount}, more than {account} holds", None
+            raise InsufficientFunds(message, clause, needed=amount, balance=shown)
+
+    def may_disclose(self, account: str) -> bool:
+        """Whether a refusal may tell the asker this account's balance: a pool's is public
+        (every key reads it on the table), a wallet's only to its owner and to an admin (or
+        the ledger itself). Anyone else learns that the wallet is short, not by how much."""
+        owner = accounts.wallet_owner(account)
+        return owner is None or self.asker in ("admin", "ledger", str(owner))
 
     def transfer(
         self, from_account: str, to_account: str, amount: int, clause: str, memo: str

@@ -29,6 +29,10 @@ class Play:
     books: Books
     actor: str
 
+    def __post_init__(self) -> None:
+        if self.books.asker is None:  # refusals speak to whoever gave the command
+            self.books.asker = self.actor
+
     @property
     def family(self) -> str:
         return self.rules.family

@@ -75,12 +75,14 @@ def test_tables_seats_and_the_dealer(http):
 
 def test_selling_the_deal_and_the_pool(http):
     t = open_table(http, "vingt-un")
-    sale = {"buyer": t.ids["Ann"], "price": 500}
-    http.post(f"/v1/tables/{t.table_id}/deal-sales", sale, key=http.keys["Bob"], status=403)
-    assert (
-        http.post(f"/v1/tables/{t.table_id}/deal-sales", sale, key=http.keys["Dee"])["dealer"]
-        == t.ids["Ann"]
+    offer = {"buyer": t.ids["Ann"], "price": 500}
+    http.post(f"/v1/tables/{t.table_id}/deal-offer", offer, key=http.keys["Bob"], status=403)
+    http.post(f"/v1/tables/{t.table_id}/deal-offer", offer, key=http.keys["dealer"], status=201)
+    accepted = {"price": 500}
+    sold = http.post(
+        f"/v1/tables/{t.table_id}/deal-offer/acceptance", accepted, key=http.keys["Ann"]
     )
+    assert sold["dealer"] == t.ids["Ann"]
     assert http.balance(t.ids["Dee"]) == 100_500
     payout = {"recipient": t.ids["Bob"], "amount": 10, "reason": "a pool payout"}
     assert http.get(f"/v1/tables/{t.table_id}")["pool"] == 0

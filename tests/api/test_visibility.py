@@ -228,3 +228,108 @@ def test_an_ochko_ace_choice_on_a_hidden_card_is_not_shown(ledger):
     bob_view = round_view(rnd, Viewer("player", pids["Bob"]))
     assert bob_view["hands"][0]["aces"] == {}
     assert_unseen(bob_view, {"AC", "5C"})
+
+
+def _ochko(ledger, cards: list[str], options: dict | None = None) -> tuple[str, dict[str, str]]:
+    """Dee banks; Ann h1, Bob h2 stake 200 each; ``cards`` in shoe order."""
+    pids = {n: ledger.register_player(n)["player_id"] for n in ("Dee", "Ann", "Bob")}
+    for pid in pids.values():
+        ledger.deposit(pid, 100_000)
+    table = ledger.open_table("ochko", options or {})["table_id"]
+    for seat, name in enumerate(("Dee", "Ann", "Bob"), start=1):
+        ledger.seat_player(table, pids[name], seat)
+    ledger.choose_dealer(table, pids["Dee"])
+    ledger.fix_next_shoe(table, [*cards, *SPARE])
+    rid = ledger.start_round(table, actor=pids["Dee"])["round_id"]
+    for name in ("Ann", "Bob"):
+        ledger.place_stake(rid, pids[name], 200)
+    return rid, pids
+
+
+def _seen(ledger, rid: str, viewer: Viewer) -> tuple[dict, list[dict]]:
+    rnd = ledger.get_round(rid)
+    stored = [event_record(e) for e in ledger.events.get(UUID(rid))]
+    return round_view(rnd, viewer), event_views(rnd, stored, viewer)
+
+
+def test_an_ochko_ace_choice_is_masked_in_the_feeds_of_those_who_cannot_see_the_card(ledger):
+    rid, pids = _ochko(ledger, ["AC", "9D", "8H", "5C", "8S", "9C"])
+    ledger.act(rid, "ace_value", actor=pids["Ann"], hand="h1", index=0, value=1)
+    for who in ("Bob", "Dee"):
+        _, events = _seen(ledger, rid, Viewer("dealer" if who == "Dee" else "player", pids[who]))
+        (chosen,) = [e for e in events if e["type"] == "AceValueChosen"]
+        assert chosen["data"]["hand"] == "h1"
+        assert chosen["data"]["index"] is None and chosen["data"]["value"] is None
+    _, events = _seen(ledger, rid, Viewer("player", pids["Ann"]))
+    (chosen,) = [e for e in events if e["type"] == "AceValueChosen"]
+    assert (chosen["data"]["index"], chosen["data"]["value"]) == (0, 1)
+
+
+def test_an_ochko_bust_awaiting_the_banker_is_not_told_to_the_banker(ledger):
+    # OC-11 false: Bob's bust waits for the banker. Ann TC 7C stands on 17; Bob 9D 8S draws
+    # KD face down (27); the banker Dee holds 8H 9C and has yet to decide whether to draw.
+    rid, pids = _ochko(
+        ledger, ["TC", "9D", "8H", "7C", "8S", "9C", "KD"], {"punter_bust_pays": False}
+    )
+    ledger.act(rid, "stand", actor=pids["Ann"], hand="h1")
+    ledger.act(rid, "hit", actor=pids["Bob"], hand="h2")
+    assert ledger.get_round(rid).phase == "dealer"
+    view, events = _seen(ledger, rid, Viewer("dealer", pids["Dee"]))
+    ann, bob = view["hands"]
+    # A bust and a stand read alike to the banker: the hand takes no more cards.
+    assert bob["status"] == ann["status"] == "closed" and bob["total"] is None
+    types = [e["type"] for e in events]
+    assert "HandOverdrawn" not in types and "HandStood" not in types
+    closed = [e for e in events if e["type"] == "HandClosed"]
+    assert [e["data"] for e in closed] == [{"hand": "h1"}, {"hand": "h2"}]
+    view, events = _seen(ledger, rid, Viewer("player", pids["Ann"]))
+    assert [h["status"] for h in view["hands"]] == ["stood", "closed"]
+    assert "HandOverdrawn" not in [e["type"] for e in events]
+    view, events = _seen(ledger, rid, Viewer("player", pids["Bob"]))
+    assert view["hands"][1]["status"] == "bust" and view["hands"][1]["total"] == 27
+    assert [e["data"]["total"] for e in events if e["type"] == "HandOverdrawn"] == [27]
+    _, events = _seen(ledger, rid, Viewer("auditor"))
+    assert "HandClosed" not in [e["type"] for e in events]
+
+    # Settled, the bust is public (the payment tells it); the total stays withheld.
+    ledger.act(rid, "dealer_stand", actor=pids["Dee"])
+    view, events = _seen(ledger, rid, Viewer("dealer", pids["Dee"]))
+    assert view["hands"][1]["status"] == "bust" and view["hands"][1]["total"] is None
+    (over,) = [e for e in events if e["type"] == "HandOverdrawn"]
+    assert over["data"]["total"] is None
+
+
+def test_the_ledgers_stand_at_21_on_a_hidden_hand_reads_as_any_stand(ledger):
+    # Ann TC 7C draws 4D face down: 21, and the ledger stands for her (OC-6).
+    rid, pids = _ochko(ledger, ["TC", "9D", "8H", "7C", "8S", "9C", "4D"])
+    ledger.act(rid, "hit", actor=pids["Ann"], hand="h1")
+    full = [e for e in ledger.events.get(UUID(rid)) if type(e).__name__ == "HandStood"]
+    assert [(e.hand, e.actor, e.total) for e in full] == [("h1", "ledger", 21)]
+    view, events = _seen(ledger, rid, Viewer("dealer", pids["Dee"]))
+    assert view["hands"][0]["status"] == "closed"
+    assert [e["data"] for e in events if e["type"] == "HandClosed"] == [{"hand": "h1"}]
+    assert "ledger" not in json.dumps([e["data"] for e in events if e["data"].get("hand") == "h1"])
+    ledger.act(rid, "stand", actor=pids["Bob"], hand="h2")
+    ledger.act(rid, "dealer_stand", actor=pids["Dee"])
+    _, events = _seen(ledger, rid, Viewer("player", pids["Bob"]))
+    (stood,) = [e for e in events if e["type"] == "HandStood" and e["data"]["hand"] == "h1"]
+    assert stood["data"]["actor"] is None and stood["data"]["total"] is None
+
+
+def test_the_banker_does_not_count_a_bust_that_waits_for_him_in_the_tables_results(
+    app, client, make_key, admin_key
+):
+    from test_rounds_http import Http, open_table
+
+    http = Http(app, client, make_key, admin_key)
+    t = open_table(http, "ochko", {"punter_bust_pays": False})
+    t.start(["TC", "9D", "8H", "7C", "8S", "9C", "KD"])  # Bob 9D 8S draws KD: 27
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    http.act(t.rid, "Bob", action="stake", amount=200)
+    http.act(t.rid, "Ann", action="stand", hand="h1")
+    http.act(t.rid, "Bob", action="hit", hand="h2")
+    results = f"/v1/tables/{t.table_id}/results"
+    assert http.get(results, key=http.keys["dealer"])["busts"] == 0
+    assert http.get(results, key=http.keys["auditor"])["busts"] == 1
+    http.act(t.rid, "dealer", action="dealer_stand")  # settled: the bust is public
+    assert http.get(results, key=http.keys["dealer"])["busts"] == 1

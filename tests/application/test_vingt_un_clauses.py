@@ -27,6 +27,7 @@ import pytest
 from ledger import accounts
 from ledger.balances import fold_balances
 from ledger.errors import (
+    InsufficientFunds,
     InvalidCommand,
     NotAPair,
     NotPermitted,
@@ -1116,17 +1117,30 @@ def test_VU_29_deal_limit_hands_passes_the_deal_after_n_hands_not_on_a_natural(a
 
 def test_VU_31_sell_deal_moves_the_price_from_buyer_to_seller_and_the_buyer_deals(app, vingt_un):
     t = vingt_un(["D", "A", "B", "C"])
-    refused(app, NotPermitted, "VU-31", app.sell_deal, t.table_id, t.ids["A"], t.ids["C"], 2_500)
-    refused(app, NotPermitted, "VU-31", app.sell_deal, t.table_id, t.ids["D"], t.ids["D"], 2_500)
-    app.sell_deal(t.table_id, t.ids["D"], t.ids["C"], 2_500)
+    ids = t.ids
+    refused(app, NotPermitted, "VU-31", app.offer_deal, t.table_id, ids["A"], ids["C"], 2_500)
+    refused(app, NotPermitted, "VU-31", app.offer_deal, t.table_id, ids["D"], ids["D"], 2_500)
+    app.offer_deal(t.table_id, ids["D"], ids["C"], 2_500)
+    assert t.deltas() == {"D": 0, "A": 0, "B": 0, "C": 0}  # an offer moves nothing
+    app.accept_deal(t.table_id, ids["C"], 2_500)
 
     assert t.deltas() == {"D": 2_500, "A": 0, "B": 0, "C": -2_500}
-    (sold,) = of_type(list(app.events.get(UUID(t.table_id))), "DealSold")
-    assert (sold.seller, sold.buyer, sold.price, sold.clause) == (
-        t.ids["D"],
-        t.ids["C"],
+    events = list(app.events.get(UUID(t.table_id)))
+    (offered,) = of_type(events, "DealOffered")
+    assert (offered.seller, offered.buyer, offered.price, offered.clause, offered.actor) == (
+        ids["D"],
+        ids["C"],
         2_500,
         "VU-31",
+        ids["D"],
+    )
+    (sold,) = of_type(events, "DealSold")
+    assert (sold.seller, sold.buyer, sold.price, sold.clause, sold.actor) == (
+        ids["D"],
+        ids["C"],
+        2_500,
+        "VU-31",
+        ids["C"],  # the buyer's own acceptance
     )
     table = t.table()
     assert (table.dealer, table.proper_dealer) == (t.ids["C"], t.ids["D"])
@@ -1137,6 +1151,7 @@ def test_VU_31_sell_deal_moves_the_price_from_buyer_to_seller_and_the_buyer_deal
     rnd = t.round(rid)
     assert rnd.dealer == t.ids["C"]
     assert [rnd.hands[h]["player"] for h in rnd.order] == [t.ids["A"], t.ids["B"], t.ids["D"]]
+    refused(app, WrongPhase, "VU-31", app.offer_deal, t.table_id, t.ids["C"], t.ids["B"], 100)
     refused(app, WrongPhase, "VU-31", app.sell_deal, t.table_id, t.ids["C"], t.ids["B"], 100)
     t.stake(rid, "A", 200)
     t.stake(rid, "B", 300)
@@ -1169,6 +1184,69 @@ def test_VU_31_sell_deal_moves_the_price_from_buyer_to_seller_and_the_buyer_deal
     assert t.deltas() == {"D": 2_500 - 100, "A": 400, "B": 300, "C": -2_500 - 400 - 300 + 100}
     assert fold_balances(app).get(clearing, 0) == 0
     t.assert_books_balance()
+
+
+def test_VU_31_the_buyer_must_agree_to_the_price(app, vingt_un):
+    t = vingt_un(["D", "A", "B", "C"])
+    ids, tid = t.ids, t.table_id
+    refused(app, WrongPhase, "VU-31", app.accept_deal, tid, ids["C"], 2_500)  # nothing offered
+    app.offer_deal(tid, ids["D"], ids["C"], 2_500)
+    # Only the player offered the deal accepts, himself, at the price offered.
+    refused(app, NotPermitted, "VU-31", app.accept_deal, tid, ids["B"], 2_500)
+    refused(app, NotPermitted, "VU-31", app.accept_deal, tid, ids["C"], 2_500, actor=ids["D"])
+    refused(app, RuleViolation, "VU-31", app.accept_deal, tid, ids["C"], 2_000)
+    # A new offer replaces the open one: the buyer accepts only the price now offered.
+    app.offer_deal(tid, ids["D"], ids["C"], 3_000)
+    refused(app, RuleViolation, "VU-31", app.accept_deal, tid, ids["C"], 2_500)
+    # Nobody but an admin records a sale in one step.
+    for actor in (ids["D"], ids["C"]):
+        refused(
+            app, NotPermitted, "VU-31", app.sell_deal, tid, ids["D"], ids["C"], 3_000, actor=actor
+        )
+    assert t.deltas() == {"D": 0, "A": 0, "B": 0, "C": 0}
+    assert t.table().dealer == ids["D"]
+    app.accept_deal(tid, ids["C"], 3_000)
+    assert t.deltas() == {"D": 3_000, "A": 0, "B": 0, "C": -3_000}
+
+
+def test_VU_31_an_offer_can_be_withdrawn_or_declined_and_lapses_with_the_next_round(app, vingt_un):
+    t = vingt_un(["D", "A", "B"])
+    ids, tid = t.ids, t.table_id
+    app.offer_deal(tid, ids["D"], ids["B"], 500)
+    refused(app, NotPermitted, "VU-31", app.withdraw_deal_offer, tid, actor=ids["A"])
+    app.withdraw_deal_offer(tid, actor=ids["D"])  # the seller withdraws
+    refused(app, WrongPhase, "VU-31", app.accept_deal, tid, ids["B"], 500)
+    app.offer_deal(tid, ids["D"], ids["B"], 500)
+    app.withdraw_deal_offer(tid, actor=ids["B"])  # the buyer declines
+    withdrawn = of_type(list(app.events.get(UUID(tid))), "DealOfferWithdrawn")
+    assert [(w.actor, w.buyer, w.price, w.clause) for w in withdrawn] == [
+        (ids["D"], ids["B"], 500, "VU-31"),
+        (ids["B"], ids["B"], 500, "VU-31"),
+    ]
+    refused(app, WrongPhase, "VU-31", app.withdraw_deal_offer, tid, actor=ids["D"])
+
+    app.offer_deal(tid, ids["D"], ids["B"], 500)
+    rid = t.start(["TC", "9D", "8H", "KC", "7D", "9C"])  # a round starts: the offer lapses
+    assert t.table().deal_offer is None
+    assert str(app.get_table(tid).current_round) == rid
+    refused(app, WrongPhase, "VU-31", app.accept_deal, tid, ids["B"], 500)
+
+
+def test_VU_31_an_offer_lapses_when_the_deal_changes_hands(app, vingt_un):
+    t = vingt_un(["D", "A", "B"])
+    ids, tid = t.ids, t.table_id
+    app.offer_deal(tid, ids["D"], ids["B"], 500)
+    app.choose_dealer(tid, ids["A"])
+    refused(app, WrongPhase, "VU-31", app.accept_deal, tid, ids["B"], 500)
+    assert t.deltas() == {"D": 0, "A": 0, "B": 0}
+
+
+def test_VU_31_a_buyer_short_of_the_price_is_told_his_own_balance(app, vingt_un):
+    t = vingt_un(["D", "A", "B"])
+    ids, tid = t.ids, t.table_id
+    app.offer_deal(tid, ids["D"], ids["B"], START + 1)
+    error = refused(app, InsufficientFunds, "VU-31", app.accept_deal, tid, ids["B"], START + 1)
+    assert f"holds {START}" in str(error)
 
 
 # -- Seed 000, the worked example ----------------------------------------------------------------

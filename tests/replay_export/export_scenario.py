@@ -50,6 +50,8 @@ def extras(app: TwentyOneLedger, tables: dict[str, list[str]]) -> None:
     seated = app.get_table(vu).seats
     dealer = app.get_table(vu).dealer
     buyer = next(p for p in seated.values() if p != dealer)
+    app.offer_deal(vu, dealer, buyer, 60)  # VU-31: offered, declined, then agreed elsewhere
+    app.withdraw_deal_offer(vu, actor=buyer)
     app.sell_deal(vu, dealer, buyer, 50)
     pool = app.account_balance(f"pool:{vu}")
     if pool > 0:

@@ -76,6 +76,8 @@ def test_every_exported_line_is_valid_against_its_committed_schema(history):
         "Shoe.Revealed",
         "Table.CutForDeal",
         "Table.DealSold",
+        "Table.DealOffered",
+        "Table.DealOfferWithdrawn",
         "Player.FundsTransferred",
         "CommandRecord.Recorded",
     ):

@@ -1,0 +1,78 @@
+"""The role table of README's "Keys and roles", enforced on every action: the dealer's
+choices take a dealer key, a player's actions a player key, and only an admin may name
+whom he acts for (``actor``)."""
+
+from __future__ import annotations
+
+import pytest
+from test_rounds_http import Http, open_table
+
+
+@pytest.fixture
+def http(app, client, make_key, admin_key):
+    return Http(app, client, make_key, admin_key)
+
+
+def _vingt_un_at_the_dealer_double(http: Http):
+    t = open_table(http, "vingt-un")
+    t.start(["TC", "9D", "8H", "KC", "7D", "9C"])
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    http.act(t.rid, "Bob", action="stake", amount=200)
+    assert t.view("admin")["phase"] == "dealer_double"
+    return t
+
+
+def test_a_player_key_of_the_dealer_may_not_make_the_dealers_choices(http):
+    t = _vingt_un_at_the_dealer_double(http)
+    dee_as_player = http.make_key("player", t.ids["Dee"])
+    for body in (
+        {"action": "dealer_double", "called": False},
+        {"action": "dealer_draw"},
+        {"action": "dealer_stand"},
+        {"action": "dealer_split"},
+        {"action": "serve_two", "hand": "h1"},
+        {"action": "serve_out_of_order", "hand": "h1"},
+        {"action": "false_division", "hand": "h1"},
+    ):
+        problem = http.post(f"/v1/rounds/{t.rid}/actions", body, key=dee_as_player, status=403)
+        assert "dealer key" in problem["detail"]
+    assert t.view("admin")["phase"] == "dealer_double"  # nothing was written
+    out = http.act(t.rid, "dealer", action="dealer_double", called=False)
+    assert out["round"]["phase"] != "dealer_double"
+
+
+def test_a_dealer_key_may_not_play_a_players_hand(http):
+    t = open_table(http, "casino", {"insurance": False})
+    t.start(["TC", "9D", "8H", "7C", "8S", "9C"])
+    ann_as_dealer = http.make_key("dealer", t.ids["Ann"])
+    body = {"action": "stake", "amount": 200}
+    problem = http.post(f"/v1/rounds/{t.rid}/actions", body, key=ann_as_dealer, status=403)
+    assert "player key" in problem["detail"]
+
+
+def test_an_ochko_banker_values_his_aces_with_his_dealer_key_only(http):
+    t = open_table(http, "ochko")
+    t.start(["TC", "9D", "8H", "KC", "7D", "9C"])
+    body = {"action": "ace_value", "index": 0, "value": 1}
+    dee_as_player = http.make_key("player", t.ids["Dee"])
+    http.post(f"/v1/rounds/{t.rid}/actions", body, key=dee_as_player, status=403)
+
+
+def test_actor_from_a_non_admin_key_is_refused_naming_the_field(http):
+    t = open_table(http, "casino", {"insurance": False})
+    t.start(["TC", "9D", "8H", "7C", "8S", "9C"])
+    before = {n: http.balance(pid) for n, pid in t.ids.items()}
+    body = {"action": "stake", "amount": 200, "actor": t.ids["Ann"]}
+    problem = http.post(f"/v1/rounds/{t.rid}/actions", body, key=http.keys["Bob"], status=403)
+    assert "actor is for admin keys only" in problem["detail"]
+    # Naming himself is refused too: the field is the admin's.
+    body["actor"] = t.ids["Bob"]
+    http.post(f"/v1/rounds/{t.rid}/actions", body, key=http.keys["Bob"], status=403)
+    dealer_body = {"action": "dealer_stand", "actor": "house"}
+    http.post(f"/v1/rounds/{t.rid}/actions", dealer_body, key=http.keys["dealer"], status=403)
+    assert {n: http.balance(pid) for n, pid in t.ids.items()} == before
+    assert all(h["stake"] == 0 for h in t.view("admin")["hands"])
+    # An admin may still act for anyone.
+    body["actor"] = t.ids["Ann"]
+    out = http.post(f"/v1/rounds/{t.rid}/actions", body)
+    assert out["round"]["hands"][0]["stake"] == 200

@@ -1,0 +1,116 @@
+"""Selling the deal over HTTP (VU-31, "for an agreed price"): the dealer offers with his
+dealer key, the buyer accepts with his own key at the price offered; nothing moves on an
+offer alone; players cannot make a one-step sale, admins can record an agreed one."""
+
+from __future__ import annotations
+
+import pytest
+from test_rounds_http import Http, open_table
+
+
+@pytest.fixture
+def http(app, client, make_key, admin_key):
+    return Http(app, client, make_key, admin_key)
+
+
+def _balances(http: Http, t) -> dict[str, int]:
+    return {n: http.balance(pid) for n, pid in t.ids.items()}
+
+
+def test_the_dealer_cannot_take_the_buyers_money_without_his_consent(http):
+    t = open_table(http, "vingt-un")
+    before = _balances(http, t)
+    path = f"/v1/tables/{t.table_id}/deal-sales"
+    sale = {"buyer": t.ids["Ann"], "price": 1_000}
+    # The one-step sale the review used, with the dealer's keys: refused, nothing moves.
+    for key in (http.keys["dealer"], http.keys["Dee"], http.keys["Ann"]):
+        http.post(path, sale, key=key, status=403)
+    assert _balances(http, t) == before
+    assert http.get(f"/v1/tables/{t.table_id}")["dealer"] == t.ids["Dee"]
+
+    # An offer moves nothing: the buyer reads it, and accepts it or not.
+    offer = {"buyer": t.ids["Ann"], "price": 1_000}
+    made = http.post(
+        f"/v1/tables/{t.table_id}/deal-offer", offer, key=http.keys["dealer"], status=201
+    )
+    assert (made["seller"], made["buyer"], made["price"]) == (t.ids["Dee"], t.ids["Ann"], 1_000)
+    assert http.get(f"/v1/tables/{t.table_id}/deal-offer", key=http.keys["Ann"]) == {
+        "table_id": t.table_id,
+        "seller": t.ids["Dee"],
+        "buyer": t.ids["Ann"],
+        "price": 1_000,
+    }
+    assert _balances(http, t) == before
+    feed = http.get(f"/v1/tables/{t.table_id}/events?after=0&limit=1000", key=http.keys["Bob"])
+    assert [e["data"]["clause"] for e in feed["items"] if e["type"] == "DealOffered"] == ["VU-31"]
+
+    acceptance = f"/v1/tables/{t.table_id}/deal-offer/acceptance"
+    http.post(acceptance, {"price": 1_000}, key=http.keys["Bob"], status=403)  # not offered
+    http.post(acceptance, {"price": 1_000}, key=http.keys["dealer"], status=403)  # a dealer key
+    http.post(acceptance, {"price": 900}, key=http.keys["Ann"], status=409)  # not the price
+    body = {"price": 1_000, "buyer": t.ids["Ann"]}
+    http.post(acceptance, body, key=http.keys["Ann"], status=403)  # buyer: admins only
+    assert _balances(http, t) == before
+
+    sold = http.post(acceptance, {"price": 1_000}, key=http.keys["Ann"])
+    assert (sold["dealer"], sold["seller"], sold["price"]) == (t.ids["Ann"], t.ids["Dee"], 1_000)
+    assert _balances(http, t) == {
+        **before,
+        "Dee": before["Dee"] + 1_000,
+        "Ann": before["Ann"] - 1_000,
+    }
+    http.get(f"/v1/tables/{t.table_id}/deal-offer", key=http.keys["Ann"], status=404)
+
+
+def test_an_offer_is_withdrawn_by_the_seller_or_declined_by_the_buyer(http):
+    t = open_table(http, "vingt-un")
+    path = f"/v1/tables/{t.table_id}/deal-offer"
+    offer = {"buyer": t.ids["Ann"], "price": 300}
+    http.post(path, offer, key=http.keys["dealer"], status=201)
+    http.call("DELETE", path, key=http.keys["Bob"], status=403)  # a stranger to the offer
+    http.call("DELETE", path, key=http.keys["Dee"], status=403)  # the seller's player key
+    out = http.call("DELETE", path, key=http.keys["dealer"])
+    assert out["withdrawn"]["buyer"] == t.ids["Ann"] and out["actor"] == t.ids["Dee"]
+    http.call("DELETE", path, key=http.keys["dealer"], status=409)  # nothing open
+    http.post(path, offer, key=http.keys["dealer"], status=201)
+    assert http.call("DELETE", path, key=http.keys["Ann"])["actor"] == t.ids["Ann"]
+    http.post(f"{path}/acceptance", {"price": 300}, key=http.keys["Ann"], status=409)
+
+
+def test_an_offer_lapses_when_a_round_starts(http):
+    t = open_table(http, "vingt-un")
+    before = _balances(http, t)
+    offer = {"buyer": t.ids["Ann"], "price": 300}
+    http.post(f"/v1/tables/{t.table_id}/deal-offer", offer, key=http.keys["dealer"], status=201)
+    t.start(["TC", "9D", "8H", "KC", "7D", "9C"])
+    http.get(f"/v1/tables/{t.table_id}/deal-offer", status=404)
+    http.post(
+        f"/v1/tables/{t.table_id}/deal-offer/acceptance",
+        {"price": 300},
+        key=http.keys["Ann"],
+        status=409,
+    )
+    assert _balances(http, t) == before
+
+
+def test_an_admin_records_an_agreed_sale_in_one_step(http):
+    t = open_table(http, "vingt-un")
+    sold = http.post(f"/v1/tables/{t.table_id}/deal-sales", {"buyer": t.ids["Bob"], "price": 200})
+    assert sold["dealer"] == t.ids["Bob"] and http.balance(t.ids["Dee"]) == 100_200
+
+
+def test_a_buyer_short_of_the_price_is_told_his_own_balance_and_an_admin_too(http):
+    t = open_table(http, "vingt-un")
+    offer = {"buyer": t.ids["Ann"], "price": 10**12}
+    http.post(f"/v1/tables/{t.table_id}/deal-offer", offer, key=http.keys["dealer"], status=201)
+    problem = http.post(
+        f"/v1/tables/{t.table_id}/deal-offer/acceptance",
+        {"price": 10**12},
+        key=http.keys["Ann"],
+        status=409,
+    )
+    assert "holds 100000" in problem["detail"]  # his own wallet: he is told
+    problem = http.post(
+        f"/v1/tables/{t.table_id}/deal-sales", {"buyer": t.ids["Ann"], "price": 10**12}, status=409
+    )
+    assert "holds 100000" in problem["detail"]  # an admin is told too
