@@ -71,7 +71,7 @@ def place_stake(play: Play, player_id: str, amount: int) -> str:
                 f"the bank caps the stakes at {rules.bank_cap}; {at_risk} would exceed it", "OC-3"
             )
     hand = hands[0]
-    hold = play.hold_for(amount)
+    hold = play.hold_for(amount, others=len(rnd.order) - 1)
     play.books.transfer(f"player:{player_id}", play.escrow, hold, clause, f"stake on {hand['id']}")
     rnd.trigger_event(
         Round.StakePlaced,

@@ -70,13 +70,10 @@ class Play:
 
     # -- money ---------------------------------------------------------------------------
 
-    def hold_for(self, stake: int) -> int:
-        """What a stake moves into escrow: the book's worst case unless the table gives credit."""
-        return stake if self.rules.credit else stake * self.exposure
-
-    @property
-    def exposure(self) -> int:
-        return getattr(self.rules, "exposure", self.rules.player_exposure)
+    def hold_for(self, stake: int, others: int = 0) -> int:
+        """What a stake moves into escrow: the book's worst case unless the table gives credit
+        (``others``: the other first hands of the round, for a first hand's stake)."""
+        return stake if self.rules.credit else stake * self.rules.hold_multiple(others)
 
     def cover_bank(self, stake: int, clause: str) -> None:
         """A player-banker puts up what the stake could cost him (no-credit tables)."""

@@ -31,6 +31,11 @@ class RuleSet:
     client_seed: str = ""
     rounding: str = "down"
 
+    def hold_multiple(self, others: int) -> int:
+        """How many times his stake a player's first hand holds, with ``others`` other first
+        hands in the round: the book's worst case for it."""
+        return self.player_exposure
+
     @classmethod
     def from_options(cls, options: dict[str, Any] | None) -> Self:
         options = dict(options or {})

@@ -57,6 +57,7 @@ class VingtUnRules(RuleSet):
             or self.penalty_amount
         )
 
-    @property
-    def exposure(self) -> int:
-        return 4 + (1 if self.natural_collects_from_players else 0)
+    def hold_multiple(self, others: int) -> int:
+        # The VU-10 variation: every other hand's natural collects one stake from this one,
+        # a stake the dealer's double (VU-6) may have doubled.
+        return self.player_exposure + (2 * others if self.natural_collects_from_players else 0)
