@@ -184,9 +184,20 @@ def settle(play: Play) -> None:
             clauses.append("VU-21")
         outcome = "won" if mult > 0 else ("lost" if mult < 0 else "even")
         play.pay_hand(hand["id"], mult, outcome, clauses, rnd.total(DEALER))
-    share = TIE_SHARE[play.rules.pool_tie_share] * tie_receipts
-    private.pay_to_pool(play, play.banker_account, int(share), "VU-27", "share of receipts on ties")
+    pay_tie_share(play, tie_receipts)
     flow.end_round(play, *passes_deal(play))
+
+
+def pay_tie_share(play: Play, tie_receipts: int) -> None:
+    """VU-27 (c): the dealer pays the pool a share of what he received on ties, rounded by
+    the table's ``rounding`` like every fractional payout; the memo records the fraction and
+    the rounding (as ``HandSettled.rounding`` does), enough to recompute it by hand."""
+    fraction = TIE_SHARE[play.rules.pool_tie_share]
+    raw = fraction * tie_receipts
+    share = play.rules.round_payout(raw)
+    rounding = "none" if raw.denominator == 1 else f"{play.rules.rounding}: {raw} -> {share}"
+    memo = f"share of receipts on ties: {fraction} of {tie_receipts}, rounding {rounding}"
+    private.pay_to_pool(play, play.banker_account, share, "VU-27", memo)
 
 
 def passes_deal(play: Play) -> tuple[bool, str]:

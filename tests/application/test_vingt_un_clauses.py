@@ -987,6 +987,37 @@ def test_VU_27c_the_dealer_pays_a_share_of_his_receipts_on_ties_into_the_pool(
     t.assert_books_balance()
 
 
+@pytest.mark.parametrize(
+    ("rounding", "share", "stake", "to_pool", "recorded"),
+    [
+        ("down", "1/3", 100, 33, "down: 100/3 -> 33"),
+        ("up", "1/3", 100, 34, "up: 100/3 -> 34"),
+        ("half_up", "1/3", 200, 67, "half_up: 200/3 -> 67"),
+        ("half_up", "1/4", 102, 26, "half_up: 51/2 -> 26"),
+        ("up", "1/4", 400, 100, "none"),
+    ],
+)
+def test_VU_27c_the_share_of_tie_receipts_is_rounded_by_the_tables_rounding(
+    app, vingt_un, rounding, share, stake, to_pool, recorded
+):
+    t = vingt_un(["D", "A"], {"pool_tie_share": share, "rounding": rounding})
+    rid = t.deal(["TC", "TD", "8C", "8D"], {"A": stake})
+    t.stand(rid, "A", "h1")  # 18
+    t.dealer_stand(rid)  # 18: a tie, the dealer receives the stake (VU-14)
+    t.assert_hand(rid, "h1", -stake, ["VU-14"], "lost")
+    assert t.pool() == to_pool
+    assert t.deltas() == {"D": stake - to_pool, "A": -stake}
+    # The pool's leg records the fraction and the rounding, as HandSettled.rounding does.
+    (leg,) = [
+        e
+        for e in of_type(list(app.events.get(UUID(t.table_id))), "FundsTransferred")
+        if e.clause == "VU-27"
+    ]
+    assert leg.amount == to_pool
+    assert leg.memo == f"share of receipts on ties: {share} of {stake}, rounding {recorded}"
+    t.assert_books_balance()
+
+
 def test_VU_27c_a_tie_at_drawn_vingt_un_also_pays_the_share_into_the_pool(vingt_un):
     t = vingt_un(["D", "A"], {"pool_tie_share": "1/4"})
     rid = t.deal(["5C", "TD", "6C", "4D", "TH", "7S"], {"A": 400})
