@@ -20,6 +20,11 @@ DEALER_SECOND = "dealer2"  # the dealer's second hand after dividing his pair (V
 OPEN, STOOD, BUST, NATURAL, SETTLED = "open", "stood", "bust", "natural", "settled"
 
 
+def is_dealer_hand(hand_id: str) -> bool:
+    """Whether ``hand_id`` names one of the dealer's hands rather than a player's."""
+    return hand_id in (DEALER, DEALER_SECOND)
+
+
 def new_hand(hand_id: str, player: str, seat: int, split_from: str | None = None) -> dict:
     return {
         "id": hand_id,

@@ -4,8 +4,16 @@ wrong at the table, recorded as it happened, with the remedy and penalty the boo
 from __future__ import annotations
 
 from ledger import accounts
-from ledger.domain.round import DEALER, OPEN, Round
-from ledger.errors import HandClosed, InvalidCommand, NotPermitted, RuleViolation, WrongPhase
+from ledger.cards import same_denomination
+from ledger.domain.round import DEALER, OPEN, Round, is_dealer_hand
+from ledger.errors import (
+    HandClosed,
+    InvalidCommand,
+    NotPermitted,
+    OutOfTurn,
+    RuleViolation,
+    WrongPhase,
+)
 from ledger.games import flow, private
 from ledger.games.play import Play
 
@@ -129,9 +137,25 @@ def false_division(play: Play, hand_id: str) -> None:
     each hand and forfeits what he would have won."""
     _require_vingt_un(play, "VU-25")
     flow.require_dealer(play, "VU-25")
-    hand = _open_hand(play, hand_id, "VU-25")
-    if hand_id == DEALER:
+    rnd = play.rnd
+    if rnd.phase != "play":
+        raise WrongPhase(
+            f"a false division happens while players draw, not in phase {rnd.phase!r}", "VU-25"
+        )
+    if is_dealer_hand(hand_id):
         raise InvalidCommand("the dealer reports a player's false division", "VU-25")
+    hand = _open_hand(play, hand_id, "VU-25")
+    if rnd.current_turn() != hand_id and not hand["draws"]:
+        raise OutOfTurn(
+            f"hand {hand_id} has not been served: it has drawn on nothing, separately or not",
+            "VU-25",
+        )
+    first, second = hand["cards"][:2]
+    if same_denomination(first, second):
+        raise RuleViolation(
+            f"{first} and {second} pair: drawing on each is a division (VU-19), not a false one",
+            "VU-25",
+        )
     _record(
         play, "false_division", hand["player"], hand_id, "VU-25", "drew separately on a non-pair"
     )

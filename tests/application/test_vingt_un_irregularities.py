@@ -5,7 +5,7 @@ from uuid import UUID
 import pytest
 
 from ledger.balances import fold_balances
-from ledger.errors import RuleViolation, WrongPhase
+from ledger.errors import OutOfTurn, RuleViolation, WrongPhase
 
 PENALTY = 50
 
@@ -133,6 +133,74 @@ def test_VU_25_false_division_pays_on_each_hand_and_VU_26_penalty(app, table):
     after = _balances(app, dealer, ann)
     assert _settled(app, rid)["h1"].amount == -200
     assert after == [before[0] + 200 + 200, before[1] - 200 - PENALTY]  # Bob's 11 lost too
+    assert fold_balances(app)[f"pool:{table_id}"] == PENALTY
+
+
+def _refused(app, error, call, *args, **kwargs):
+    """The command is refused with ``error`` citing VU-25, and nothing is written."""
+    stored = app.recorder.max_notification_id()
+    with pytest.raises(error) as refused:
+        call(*args, **kwargs)
+    assert refused.value.clause == "VU-25"
+    assert app.recorder.max_notification_id() == stored
+    return refused.value
+
+
+def test_VU_25_a_false_division_is_recorded_only_while_the_players_draw(app, table):
+    table_id, dealer, ann, bob = table
+    before = _balances(app, dealer, ann, bob)
+    app.fix_next_shoe(table_id, [*SHOE, "2H", "3S", "4S"])
+    rid = app.start_round(table_id, actor=dealer)["round_id"]
+
+    _refused(app, WrongPhase, app.act, rid, "false_division", actor=dealer, hand="h1")  # staking
+    app.place_stake(rid, ann, 100)
+    app.place_stake(rid, bob, 200)
+    _refused(app, WrongPhase, app.act, rid, "false_division", actor=dealer, hand="h1")  # double
+    app.act(rid, "dealer_double", actor=dealer, called=False)
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "stand", actor=bob, hand="h2")
+    _refused(app, WrongPhase, app.act, rid, "false_division", actor=dealer, hand="h2")  # dealer
+    app.act(rid, "dealer_stand", actor=dealer)
+
+    settled = _settled(app, rid)
+    assert {h: (e.amount, e.clauses) for h, e in settled.items()} == {
+        "h1": (-100, ["VU-14"]),  # 13 against the dealer's 17
+        "h2": (-200, ["VU-14"]),  # 11
+    }
+    assert _balances(app, dealer, ann, bob) == [before[0] + 300, before[1] - 100, before[2] - 200]
+    assert fold_balances(app).get(f"pool:{table_id}", 0) == 0  # no penalty was taken
+
+
+def test_VU_25_drawing_separately_on_a_pair_is_no_false_division(app, table):
+    table_id, dealer, ann, bob = table
+    # Ann holds 4C 4D: a pair, which she may divide (VU-18, VU-19).
+    rid = _deal(app, table_id, dealer, ann, bob, ["4C", "5C", "9C", "4D", "6D", "8D", "2H"])
+
+    refusal = _refused(app, RuleViolation, app.act, rid, "false_division", actor=dealer, hand="h1")
+
+    assert "pair" in refusal.message
+    assert not _settled(app, rid)
+
+
+def test_VU_25_a_hand_not_yet_served_has_not_drawn_separately(app, table):
+    table_id, dealer, ann, bob = table
+    before = _balances(app, dealer, ann, bob)
+    rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "2H", "3S", "4S"])
+
+    _refused(app, OutOfTurn, app.act, rid, "false_division", actor=dealer, hand="h2")  # Ann's turn
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "false_division", actor=dealer, hand="h2")  # now Bob is served
+    app.act(rid, "dealer_stand", actor=dealer)
+
+    assert {h: (e.amount, e.clauses) for h, e in _settled(app, rid).items()} == {
+        "h2": (-400, ["VU-25"]),  # pays on each of his two hands
+        "h1": (-100, ["VU-14"]),
+    }
+    assert _balances(app, dealer, ann, bob) == [
+        before[0] + 500,
+        before[1] - 100,
+        before[2] - 400 - PENALTY,
+    ]
     assert fold_balances(app)[f"pool:{table_id}"] == PENALTY
 
 
