@@ -640,8 +640,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
                 raise RuleViolation("only the Vingt-un dealer divides his own pair", "VU-21")
             from ledger.games import vingt_un
 
-            vingt_un.dealer_divides(play)
-            return {"hands": ["dealer", "dealer2"]}
+            return {"hands": list(vingt_un.dealer_divides(play))}
         if action == "dealer_draw":
             if play.rules.house_banked:
                 raise RuleViolation("the casino dealer's play is automatic", "CB-9")

@@ -60,8 +60,10 @@ NOTES: dict[str, str] = {
         "Round.CardDealt, which carries its `shoe` and `shoe_index`."
     ),
     "Round.DealerDivided": (
-        "`card` moves to the dealer's second hand; it left the shoe in an earlier "
-        "Round.CardDealt, which carries its `shoe` and `shoe_index`."
+        "`card` moves from the dealer's `hand` to his `new_hand` (VU-21); it left the shoe in "
+        "an earlier Round.CardDealt, which carries its `shoe` and `shoe_index`. An event "
+        "recorded before the dealer could divide again has neither field: `dealer` divided "
+        "into `dealer2`."
     ),
     "Round.TwoCardsResolved": (
         "`rejected` names a card already dealt (Round.CardDealt has its shoe and shoe_index); "
@@ -210,7 +212,8 @@ def schema_for(name: str) -> dict[str, Any]:
             "data": {
                 "type": "object",
                 "properties": {k: json_type(v) for k, v in fields.items()},
-                "required": list(fields),
+                # A field with a default was added later: events stored before lack it.
+                "required": [k for k in fields if not hasattr(cls, k)],
                 "additionalProperties": False,
             },
         },

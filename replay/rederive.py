@@ -24,7 +24,7 @@ from uuid import UUID
 from ledger.application import TwentyOneLedger
 from ledger.config import store_env
 from ledger.domain.chain import event_fields
-from ledger.domain.round import DEALER, DEALER_SECOND, Round
+from ledger.domain.round import DEALER, DEALER_HANDS, Round
 from ledger.errors import LedgerError
 
 FUNDS = 10**12  # every stand-in's deposit: no recorded stake can be refused for money
@@ -35,7 +35,6 @@ NOT_COMPARED = frozenset(
     {"originator_id", "originator_version", "timestamp", "hash", "prev_hash", "shoe", "shoe_index"}
 )
 SETTLEMENT_FIELDS = ("outcome", "amount", "multiplier", "rounding", "clauses", "stake")
-DEALER_HANDS = (DEALER, DEALER_SECOND)
 
 
 class NotARound(LookupError):

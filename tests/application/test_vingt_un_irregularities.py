@@ -5,6 +5,7 @@ from uuid import UUID
 import pytest
 
 from ledger.balances import fold_balances
+from ledger.domain.chain import project
 from ledger.errors import OutOfTurn, RuleViolation, WrongPhase
 
 PENALTY = 50
@@ -268,3 +269,34 @@ def test_VU_21_the_dealer_divides_only_a_pair_of_his_first_two_cards(app, table)
 
     assert refused.value.clause == "VU-18"
     assert app.recorder.max_notification_id() == stored
+
+
+def test_VU_21_a_division_recorded_before_the_dealer_could_divide_again_still_reads(app, table):
+    """A ``DealerDivided`` stored before it named its hands reads as the first hand divided
+    into the second (the fields' class defaults), and the round folds as it did."""
+    table_id, dealer, ann, bob = table
+    rid = _deal(app, table_id, dealer, ann, bob, DIVIDE)
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "stand", actor=bob, hand="h2")
+    app.act(rid, "dealer_split", actor=dealer)
+
+    events = list(app.events.get(UUID(rid)))
+    at = next(i for i, e in enumerate(events) if type(e).__name__ == "DealerDivided")
+    stored = app.mapper.to_stored_event(events[at])
+    state = app.mapper.transcoder.decode(stored.state)
+    del state["hand"], state["new_hand"]  # as it was recorded before
+    old = app.mapper.to_domain_event(
+        type(stored)(
+            originator_id=stored.originator_id,
+            originator_version=stored.originator_version,
+            topic=stored.topic,
+            state=app.mapper.transcoder.encode(state),
+        )
+    )
+    assert "hand" not in vars(old)
+    assert (old.hand, old.new_hand, old.card) == ("dealer", "dealer2", "8D")
+
+    folded = project(None, [*events[:at], old, *events[at + 1 :]])
+    assert folded.dealer_hand_ids() == ["dealer", "dealer2"]
+    assert folded.dealer_hand["cards"] == ["8C", "3H"]
+    assert folded.dealer_second["cards"] == ["8D", "9H"]
