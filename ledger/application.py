@@ -895,10 +895,9 @@ def _irregular() -> dict[str, Callable[..., dict]]:
         return {"hand": hand, "rejected": card}
 
     return {
-        "serve_two": lambda play, hand, actor, card: {
-            "hand": hand,
-            "cards": vu.serve_two(play, hand),
-        },
+        "serve_two": lambda play, hand, actor, card: dict(
+            zip(("hand", "cards"), vu.serve_two(play, hand), strict=True)
+        ),
         "take": lambda play, hand, actor, card: vu.take_both(play, hand, actor) or {"hand": hand},
         "reject": reject,
         "serve_out_of_order": lambda play, hand, actor, card: {

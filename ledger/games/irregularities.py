@@ -40,30 +40,39 @@ def _record(play: Play, kind: str, offender: str, hand: str, clause: str, note: 
 
 def _open_hand(play: Play, hand_id: str, clause: str) -> dict:
     hand = play.rnd.hand(hand_id)
-    if hand_id == DEALER:
+    if is_dealer_hand(hand_id):
         return hand
     if hand["status"] != OPEN or hand.get("settled"):
         raise HandClosed(f"hand {hand_id} is no longer open", clause)
     return hand
 
 
-def serve_two(play: Play, hand_id: str) -> list[str]:
+def serve_two(play: Play, hand_id: str) -> tuple[str, list[str]]:
     """VU-23: the dealer gives two cards at once. A player keeps either or both; the
-    dealer, giving himself two, must keep both."""
+    dealer, giving himself two, must keep both. The dealer's two go to his hand now in turn
+    ("dealer" names the dealer; a divided hand may be named, VU-21), and then his play goes
+    on as after any draw of his. Returns the hand served and the two cards."""
     _require_vingt_un(play, "VU-23")
     flow.require_dealer(play, "VU-23")
     rnd = play.rnd
-    if hand_id == DEALER:
+    if is_dealer_hand(hand_id):
         if rnd.phase != "dealer":
             raise WrongPhase("the dealer draws for himself on his own turn", "VU-23")
+        in_turn = rnd.dealer_in_turn()
+        if hand_id not in (DEALER, in_turn):
+            raise OutOfTurn(
+                f"the dealer plays his hands in order: {in_turn} is in turn, not {hand_id}",
+                "VU-21",
+            )
+        hand_id = in_turn
     elif rnd.phase != "play" or rnd.current_turn() != hand_id:
         raise WrongPhase("two cards at once can only be given to the player being served", "VU-23")
     _open_hand(play, hand_id, "VU-23")
     cards = [play.deal(hand_id, face_up=True, drawn=True, clause="VU-23") for _ in range(2)]
     _record(play, "two_cards", rnd.dealer, hand_id, "VU-23", f"gave {' '.join(cards)} at once")
-    if hand_id == DEALER and rnd.total(DEALER) > 21:
-        flow.book(play).dealer_overdraws(play)
-    return cards
+    if is_dealer_hand(hand_id):
+        flow.after_dealer_card(play, hand_id)  # he keeps both, over-draw or not
+    return hand_id, cards
 
 
 def take_both(play: Play, hand_id: str, player_id: str) -> None:
@@ -91,7 +100,7 @@ def reject(play: Play, hand_id: str, player_id: str, card: str) -> None:
 def _pending(play: Play, hand_id: str, player_id: str) -> dict:
     _require_vingt_un(play, "VU-23")
     hand = play.rnd.hand(hand_id)
-    if hand_id == DEALER or hand["player"] != player_id:
+    if is_dealer_hand(hand_id) or hand["player"] != player_id:
         raise NotPermitted(f"hand {hand_id} belongs to another player", "VU-23")
     if not hand.get("pending_two"):
         raise WrongPhase(f"hand {hand_id} has no two cards to take or reject", "VU-23")
@@ -106,7 +115,7 @@ def serve_out_of_order(play: Play, hand_id: str) -> str:
     rnd = play.rnd
     if rnd.phase != "play":
         raise WrongPhase("drawing happens in the play phase", "VU-24")
-    if hand_id == DEALER or rnd.current_turn() == hand_id:
+    if is_dealer_hand(hand_id) or rnd.current_turn() == hand_id:
         raise InvalidCommand("that hand is in turn: serve it with an ordinary draw", "VU-24")
     _open_hand(play, hand_id, "VU-24")
     card = play.deal(hand_id, face_up=True, drawn=True, clause="VU-24")
@@ -121,7 +130,7 @@ def throw_up(play: Play, hand_id: str, player_id: str) -> None:
     _require_vingt_un(play, "VU-24")
     rnd = play.rnd
     hand = _open_hand(play, hand_id, "VU-24")
-    if hand_id == DEALER or hand["player"] != player_id:
+    if is_dealer_hand(hand_id) or hand["player"] != player_id:
         raise NotPermitted(f"hand {hand_id} belongs to another player", "VU-24")
     served = [rnd.order.index(h) for h in rnd.out_of_order_served]
     missed = bool(served) and rnd.order.index(hand_id) < max(served)

@@ -300,3 +300,89 @@ def test_VU_21_a_division_recorded_before_the_dealer_could_divide_again_still_re
     assert folded.dealer_hand_ids() == ["dealer", "dealer2"]
     assert folded.dealer_hand["cards"] == ["8C", "3H"]
     assert folded.dealer_second["cards"] == ["8D", "9H"]
+
+
+# VU-23 with VU-21: Ann 19 (T 9), Bob 17 (T 7); the dealer 8 8, divided: 8 5 (13) and 8 T (18);
+# then the two cards he gives himself at once, 9 and K.
+SERVE_DIVIDED = ["TC", "TD", "8C", "9C", "7D", "8H", "5S", "TH", "9S", "KS", "2S", "3S"]
+
+
+def _divided(app, table):
+    table_id, dealer, ann, bob = table
+    rid = _deal(app, table_id, dealer, ann, bob, SERVE_DIVIDED)
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "stand", actor=bob, hand="h2")
+    app.act(rid, "dealer_split", actor=dealer)
+    return rid
+
+
+def test_VU_23_VU_21_two_cards_over_draw_his_first_hand_and_he_plays_his_second(app, table):
+    table_id, dealer, ann, bob = table
+    before = _balances(app, dealer, ann, bob)
+    rid = _divided(app, table)
+
+    out = app.act(rid, "serve_two", actor=dealer, hand="dealer")
+
+    assert (out["hand"], out["cards"]) == ("dealer", ["9S", "KS"])
+    rnd = app.get_round(rid)
+    assert rnd.dealer_hand["cards"] == ["8C", "5S", "9S", "KS"]  # he keeps both: 32
+    assert not rnd.ended and not _settled(app, rid)  # his second hand is still to play
+    assert rnd.dealer_in_turn() == "dealer2"
+    overdrawn = [
+        (e.hand, e.clause) for e in app.events.get(UUID(rid)) if type(e).__name__ == "HandOverdrawn"
+    ]
+    assert overdrawn == [("dealer", "VU-21")]
+    app.act(rid, "dealer_stand", actor=dealer)  # 18
+
+    settled = _settled(app, rid)
+    # Ann 19: paid by the over-drawn hand (VU-15) and by the 18 (VU-14).
+    assert (settled["h1"].amount, settled["h1"].clauses) == (200, ["VU-15", "VU-14", "VU-21"])
+    # Bob 17: paid by the over-drawn hand, pays the 18.
+    assert (settled["h2"].amount, settled["h2"].clauses) == (0, ["VU-15", "VU-14", "VU-21"])
+    assert _balances(app, dealer, ann, bob) == [
+        before[0] - 200 - PENALTY,
+        before[1] + 200,
+        before[2],
+    ]
+    assert fold_balances(app)[f"pool:{table_id}"] == PENALTY  # VU-26: the dealer offended
+    balances = fold_balances(app)
+    assert balances[f"escrow:{rid}"] == 0 and sum(balances.values()) == 0
+
+
+@pytest.mark.parametrize("named", ["dealer", "dealer2"])
+def test_VU_23_VU_21_two_cards_go_to_the_dealers_hand_in_turn(app, table, named):
+    table_id, dealer, ann, bob = table
+    before = _balances(app, dealer, ann, bob)
+    rid = _divided(app, table)
+    app.act(rid, "dealer_stand", actor=dealer)  # his first hand stands on 13
+
+    out = app.act(rid, "serve_two", actor=dealer, hand=named)
+
+    assert (out["hand"], out["cards"]) == ("dealer2", ["9S", "KS"])
+    rnd = app.get_round(rid)
+    assert rnd.dealer_hand["cards"] == ["8C", "5S"]
+    assert rnd.dealer_second["cards"] == ["8H", "TH", "9S", "KS"]  # 37: over-drawn
+    assert rnd.ended
+    settled = _settled(app, rid)
+    # Each player beats the 13 (VU-14) and is paid by the over-drawn hand (VU-15).
+    assert (settled["h1"].amount, settled["h1"].clauses) == (200, ["VU-14", "VU-15", "VU-21"])
+    assert (settled["h2"].amount, settled["h2"].clauses) == (400, ["VU-14", "VU-15", "VU-21"])
+    assert _balances(app, dealer, ann, bob) == [
+        before[0] - 600 - PENALTY,
+        before[1] + 200,
+        before[2] + 400,
+    ]
+    balances = fold_balances(app)
+    assert balances[f"escrow:{rid}"] == 0 and sum(balances.values()) == 0
+
+
+def test_VU_21_two_cards_to_a_dealer_hand_not_in_turn_are_refused(app, table):
+    table_id, dealer, ann, bob = table
+    rid = _divided(app, table)
+    stored = app.recorder.max_notification_id()
+
+    with pytest.raises(OutOfTurn) as refused:
+        app.act(rid, "serve_two", actor=dealer, hand="dealer2")  # his first hand is in turn
+
+    assert refused.value.clause == "VU-21"
+    assert app.recorder.max_notification_id() == stored
