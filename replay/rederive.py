@@ -337,7 +337,10 @@ class _Replay:
             if e.rejected:
                 return "reject", {"actor": owner(e.hand), "hand": e.hand, "card": e.rejected}
             return "take", {"actor": owner(e.hand), "hand": e.hand}
-        if isinstance(e, Round.DealerDivided):
+        # The dealer's division (VU-21) records each live stake's grown hold before it.
+        if isinstance(e, Round.DealerDivided) or (
+            isinstance(e, Round.HoldAdjusted) and e.clause == "VU-21"
+        ):
             return "dealer_split", {"actor": dealer}
         return None
 
