@@ -58,6 +58,7 @@ def serve_two(play: Play, hand_id: str) -> tuple[str, list[str]]:
     if is_dealer_hand(hand_id):
         if rnd.phase != "dealer":
             raise WrongPhase("the dealer draws for himself on his own turn", "VU-23")
+        rnd.hand(hand_id)  # UnknownHand for a divided hand he does not hold
         in_turn = rnd.dealer_in_turn()
         if hand_id not in (DEALER, in_turn):
             raise OutOfTurn(
