@@ -15,6 +15,8 @@ RANKS = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
 SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 RED_SUITS = frozenset("DH")
 HIDDEN = "??"
+# The hands the dealer divides off his first (VU-21), by their ids.
+DIVIDED_HANDS = {"dealer2": "second", "dealer3": "third", "dealer4": "fourth"}
 FAMILIES = {
     "casino": "Casino blackjack",
     "vingt-un": "Vingt-un",
@@ -146,8 +148,8 @@ def who(actor: Any, names: dict[str, str]) -> str:
 def hand_name(hand_id: Any) -> str:
     if hand_id == "dealer":
         return "the dealer's hand"
-    if hand_id == "dealer2":
-        return "the dealer's second hand"
+    if isinstance(hand_id, str) and hand_id in DIVIDED_HANDS:
+        return f"the dealer's {DIVIDED_HANDS[hand_id]} hand"
     if isinstance(hand_id, str) and re.fullmatch(r"h\d+", hand_id):
         return f"hand {hand_id[1:]}"
     return str(hand_id or "")
@@ -210,7 +212,10 @@ def describe(event: dict[str, Any]) -> str:
     if kind == "HandSplit":
         return f"{hand.capitalize()} was split; {hand_name(data.get('new_hand'))} was opened"
     if kind == "DealerDivided":
-        return "The dealer divided a pair into two hands"
+        # An event recorded before the dealer could divide again names neither hand.
+        divided = hand_name(data.get("hand") or "dealer")
+        new = hand_name(data.get("new_hand") or "dealer2")
+        return f"The dealer divided the pair of {divided}; {new} was opened"
     if kind == "AceValueChosen":
         return f"An ace of {hand} counted as {data.get('value')}"
     if kind == "InsuranceDecided":

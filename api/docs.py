@@ -19,7 +19,7 @@ from api.openapi import METHODS, build_spec
 bp = Blueprint("docs", __name__)
 
 # Sample values for the string patterns the schemas use (a generic string would not match).
-_PATTERN_SAMPLES = {"^(h[0-9]{1,3}|dealer|dealer2)$": "h1", "^[2-9TJQKA][CDHS]$": "AS"}
+_PATTERN_SAMPLES = {"^(h[0-9]{1,3}|dealer[2-4]?)$": "h1", "^[2-9TJQKA][CDHS]$": "AS"}
 _SAMPLE_UUID = "3fa85f64-5717-4562-b3fc-2c963f66afa6"
 
 CSS = """

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ledger.domain.chain import plain
-from ledger.domain.round import DEALER, DEALER_SECOND, OPEN, Round
+from ledger.domain.round import DEALER, DEALER_SECOND, OPEN, Round, is_dealer_hand
 
 HIDDEN = "??"
 HOUSE = "house"
@@ -50,7 +50,7 @@ def sees_all(viewer: Viewer) -> bool:
 def holder(rnd: Round, hand_id: str) -> str:
     """Who holds a hand: its player, or for the dealer's hands the dealer (a player id, or
     "house" in the casino)."""
-    if hand_id in (DEALER, DEALER_SECOND):
+    if is_dealer_hand(hand_id):
         return rnd.dealer
     return rnd.hands[hand_id]["player"]
 
@@ -67,7 +67,7 @@ def owns(viewer: Viewer, rnd: Round, hand_id: str) -> bool:
 def settled(rnd: Round, hand_id: str) -> bool:
     """Whether the hand's outcome is public: a player's hand once settled, the dealer's once
     the round has ended."""
-    if hand_id in (DEALER, DEALER_SECOND):
+    if is_dealer_hand(hand_id):
         return bool(rnd.ended)
     return bool(rnd.hands[hand_id].get("settled"))
 
@@ -129,12 +129,11 @@ def round_view(rnd: Round, viewer: Viewer) -> dict[str, Any]:
             or None,
         )
         hands.append(view)
-    dealer = _hand_view(rnd, DEALER, rnd.dealer_hand, viewer)
-    dealer["natural"] = rnd.dealer_hand["natural"]
-    second = None
-    if rnd.dealer_second is not None:
-        second = _hand_view(rnd, DEALER_SECOND, rnd.dealer_second, viewer)
-        second["natural"] = rnd.dealer_second["natural"]
+    dealer_hands = []
+    for hand_id in rnd.dealer_hand_ids():  # his first, then those he divided (VU-21)
+        hand = rnd.rules_hand(hand_id)
+        dealer_hands.append({**_hand_view(rnd, hand_id, hand, viewer), "natural": hand["natural"]})
+    by_id = {view["id"]: view for view in dealer_hands}
     return {
         "round_id": str(rnd.id),
         "table_id": str(rnd.table_id),
@@ -147,8 +146,9 @@ def round_view(rnd: Round, viewer: Viewer) -> dict[str, Any]:
         "current_turn": rnd.current_turn() if rnd.phase == "play" else None,
         "order": list(rnd.order),
         "hands": hands,
-        "dealer_hand": dealer,
-        "dealer_second": second,
+        "dealer_hand": by_id[DEALER],
+        "dealer_second": by_id.get(DEALER_SECOND),
+        "dealer_hands": dealer_hands,
         "version": rnd.version,
     }
 
@@ -167,9 +167,9 @@ class _CardTracker:
         elif name == "HandSplit":
             self.cards[hand].pop()
             self.cards[state["new_hand"]] = [state["card"]]
-        elif name == "DealerDivided":
-            self.cards[DEALER].pop()
-            self.cards[DEALER_SECOND] = [state["card"]]
+        elif name == "DealerDivided":  # recorded before re-dividing: the first into the second
+            self.cards[state.get("hand", DEALER)].pop()
+            self.cards[state.get("new_hand", DEALER_SECOND)] = [state["card"]]
         elif name == "TwoCardsResolved" and state.get("rejected"):
             cards = self.cards[hand]
             del cards[len(cards) - 1 - cards[::-1].index(state["rejected"])]

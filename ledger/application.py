@@ -640,8 +640,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
                 raise RuleViolation("only the Vingt-un dealer divides his own pair", "VU-21")
             from ledger.games import vingt_un
 
-            vingt_un.dealer_divides(play)
-            return {"hands": ["dealer", "dealer2"]}
+            return {"hands": list(vingt_un.dealer_divides(play))}
         if action == "dealer_draw":
             if play.rules.house_banked:
                 raise RuleViolation("the casino dealer's play is automatic", "CB-9")
@@ -936,10 +935,9 @@ def _irregular() -> dict[str, Callable[..., dict]]:
         return {"hand": hand, "rejected": card}
 
     return {
-        "serve_two": lambda play, hand, actor, card: {
-            "hand": hand,
-            "cards": vu.serve_two(play, hand),
-        },
+        "serve_two": lambda play, hand, actor, card: dict(
+            zip(("hand", "cards"), vu.serve_two(play, hand), strict=True)
+        ),
         "take": lambda play, hand, actor, card: vu.take_both(play, hand, actor) or {"hand": hand},
         "reject": reject,
         "serve_out_of_order": lambda play, hand, actor, card: {

@@ -28,7 +28,7 @@ from uuid import UUID
 
 from ledger.cards import hand_total, totals_with_aces
 from ledger.domain.chain import event_fields, verify_chain
-from ledger.domain.round import DEALER, DEALER_SECOND, Round
+from ledger.domain.round import DEALER_HANDS, Round
 from ledger.domain.shoe import Shoe
 from ledger.domain.transfers import FundsTransferredBase
 from replay.clauses import clause_text
@@ -37,7 +37,6 @@ from replay.verify import ShoeRecord, Verifier, Where
 NOT_YET_REVEALED = "not yet revealed"
 _META = ("originator_id", "originator_version", "timestamp", "originator_topic")
 SUMMARY_FIELDS = ("actor", "player", "hand", "card", "amount")
-DEALER_HANDS = (DEALER, DEALER_SECOND)
 
 
 def plain(value: Any) -> Any:
@@ -164,12 +163,12 @@ class _Hands:
             self.moved(old, v, "HandSplit", None)
             self.moved(new, v, "HandSplit", e.card)
         elif isinstance(e, Round.DealerDivided):
-            first = self.hand(DEALER)
-            first["cards"].pop()
-            second = self.hand(DEALER_SECOND)
-            second["cards"] = [e.card]
-            self.moved(first, v, "DealerDivided", None)
-            self.moved(second, v, "DealerDivided", e.card)
+            divided = self.hand(e.hand)
+            divided["cards"].pop()
+            new = self.hand(e.new_hand)
+            new["cards"] = [e.card]
+            self.moved(divided, v, "DealerDivided", None)
+            self.moved(new, v, "DealerDivided", e.card)
         elif isinstance(e, Round.TwoCardsResolved) and e.rejected:
             hand = self.hand(e.hand)
             cards = hand["cards"]

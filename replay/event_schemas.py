@@ -62,8 +62,10 @@ NOTES: dict[str, str] = {
         "Round.CardDealt, which carries its `shoe` and `shoe_index`."
     ),
     "Round.DealerDivided": (
-        "`card` moves to the dealer's second hand; it left the shoe in an earlier "
-        "Round.CardDealt, which carries its `shoe` and `shoe_index`."
+        "`card` moves from the dealer's `hand` to his `new_hand` (VU-21); it left the shoe in "
+        "an earlier Round.CardDealt, which carries its `shoe` and `shoe_index`. An event "
+        "recorded before the dealer could divide again has neither field: `dealer` divided "
+        "into `dealer2`."
     ),
     "Round.TwoCardsResolved": (
         "`rejected` names a card already dealt (Round.CardDealt has its shoe and shoe_index); "

@@ -24,7 +24,7 @@ from uuid import UUID
 from ledger.application import TwentyOneLedger
 from ledger.config import store_env
 from ledger.domain.chain import event_fields
-from ledger.domain.round import DEALER, DEALER_SECOND, Round
+from ledger.domain.round import DEALER, DEALER_HANDS, Round
 from ledger.errors import LedgerError
 
 FUNDS = 10**12  # every stand-in's deposit: no recorded stake can be refused for money
@@ -35,7 +35,6 @@ NOT_COMPARED = frozenset(
     {"originator_id", "originator_version", "timestamp", "hash", "prev_hash", "shoe", "shoe_index"}
 )
 SETTLEMENT_FIELDS = ("outcome", "amount", "multiplier", "rounding", "clauses", "stake")
-DEALER_HANDS = (DEALER, DEALER_SECOND)
 
 
 class NotARound(LookupError):
@@ -338,7 +337,10 @@ class _Replay:
             if e.rejected:
                 return "reject", {"actor": owner(e.hand), "hand": e.hand, "card": e.rejected}
             return "take", {"actor": owner(e.hand), "hand": e.hand}
-        if isinstance(e, Round.DealerDivided):
+        # The dealer's division (VU-21) records each live stake's grown hold before it.
+        if isinstance(e, Round.DealerDivided) or (
+            isinstance(e, Round.HoldAdjusted) and e.clause == "VU-21"
+        ):
             return "dealer_split", {"actor": dealer}
         return None
 

@@ -121,11 +121,13 @@ def round_text(state: dict[str, Any]) -> str:
             f"{' '.join(hand['cards']) or '-'} (total {totals.get(hand_id, '?')}), "
             f"stake {hand['stake']}, {hand['status']}{outcome}{result}"
         )
-    dealer = state["dealer_hand"]
-    lines.append(
-        f"  dealer: {' '.join(dealer['cards']) or '-'} (total {totals.get('dealer', '?')}), "
-        f"{dealer['status']}"
-    )
+    divided = state.get("dealer_divided", {})  # the hands he divided off his first (VU-21)
+    for hand_id in state.get("dealer_order", ["dealer"]):
+        dealer = state["dealer_hand"] if hand_id == "dealer" else divided[hand_id]
+        lines.append(
+            f"  {hand_id}: {' '.join(dealer['cards']) or '-'} (total {totals.get(hand_id, '?')}), "
+            f"{dealer['status']}"
+        )
     return "\n".join(lines)
 
 

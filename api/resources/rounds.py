@@ -27,6 +27,7 @@ from api.schemas.rounds import (
 from api.shoe_secrets import mask_audited_shoe, withheld_shoes
 from api.visibility import HIDDEN, event_views, owns, round_view, sees_all
 from ledger import accounts
+from ledger.domain.round import DEALER_HANDS
 from replay.audit import audit_round, summarize
 from replay.projections import queries
 
@@ -47,7 +48,7 @@ def _is_dealer_action(body: dict) -> bool:
     if action in DEALER_ACTIONS or action in DEALER_HAND_ACTIONS:
         return True
     # Очко: the banker values his own aces (no hand, or the dealer's).
-    return action == "ace_value" and body.get("hand") in (None, "dealer", "dealer2")
+    return action == "ace_value" and body.get("hand") in (None, *DEALER_HANDS)
 
 
 def _check_role(body: dict) -> None:

@@ -18,7 +18,7 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
-HAND = {"type": "string", "pattern": r"^(h[0-9]{1,3}|dealer|dealer2)$"}
+HAND = {"type": "string", "pattern": r"^(h[0-9]{1,3}|dealer[2-4]?)$"}
 CARD = {"type": "string", "pattern": r"^[2-9TJQKA][CDHS]$"}
 AMOUNT = {"type": "integer", "minimum": 1, "maximum": MAX_AMOUNT}
 # Every action, the fields it requires and those it may take (besides "action" and "actor").
@@ -154,6 +154,13 @@ class RoundViewSchema(PositionSchema):
     hands = fields.List(fields.Nested(HandViewSchema))
     dealer_hand = fields.Nested(HandViewSchema)
     dealer_second = fields.Nested(HandViewSchema, allow_none=True)
+    dealer_hands = fields.List(
+        fields.Nested(HandViewSchema),
+        metadata={
+            "description": "every hand of the dealer's in the order he plays them: his first, "
+            "then those he divided (VU-21), up to four"
+        },
+    )
     version = fields.Integer()
 
 

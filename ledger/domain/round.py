@@ -17,7 +17,26 @@ from ledger.errors import UnknownHand
 
 DEALER = "dealer"
 DEALER_SECOND = "dealer2"  # the dealer's second hand after dividing his pair (VU-21)
+# Every hand the dealer can hold: he divides "the same way" as a player (VU-21), so four of a
+# kind make at most four hands (VU-20). A divided hand is named by the number of hands so far.
+DEALER_HANDS = (DEALER, DEALER_SECOND, "dealer3", "dealer4")
 OPEN, STOOD, BUST, NATURAL, SETTLED = "open", "stood", "bust", "natural", "settled"
+
+
+def is_dealer_hand(hand_id: str) -> bool:
+    """Whether ``hand_id`` names one of the dealer's hands rather than a player's."""
+    return hand_id in DEALER_HANDS
+
+
+def new_dealer_hand(cards: list[str] | None = None) -> dict:
+    return {
+        "cards": list(cards or []),
+        "face_up": [True] * len(cards or []),
+        "status": OPEN,
+        "draws": 0,
+        "aces": {},
+        "natural": False,
+    }
 
 
 def new_hand(hand_id: str, player: str, seat: int, split_from: str | None = None) -> dict:
@@ -67,16 +86,12 @@ class Round(ChainedAggregate):
             rnd.phase = "started"
             rnd.hands = {}
             rnd.order = []
-            rnd.dealer_hand = {
-                "cards": [],
-                "face_up": [],
-                "status": OPEN,
-                "draws": 0,
-                "aces": {},
-                "natural": False,
-            }
+            rnd.dealer_hand = new_dealer_hand()
             rnd.dealer_doubled = False
-            rnd.dealer_second = None
+            # The hands the dealer divided off his first (VU-21), by id ("dealer2" ...), and
+            # all his hands in the order he plays them.
+            rnd.dealer_divided = {}
+            rnd.dealer_order = [DEALER]
             rnd.out_of_order_served = []
             rnd.bank_held = 0  # the banker's cover held in escrow (no-credit tables)
             rnd.passes_deal = None  # clause that passes the deal, once one does
@@ -212,22 +227,22 @@ class Round(ChainedAggregate):
             target["status"] = BUST
 
     class DealerDivided(ChainedAggregate.Event):
+        """``card`` moves from the dealer's ``hand`` to his ``new_hand``, played next after
+        it (VU-21). Recorded before re-dividing was possible, an event has neither field and
+        reads with these defaults: the first hand divided into the second."""
+
         card: str
         clause: str
         actor: str
+        hand: str = DEALER
+        new_hand: str = DEALER_SECOND
 
         def apply(self, rnd: Round) -> None:
-            first = rnd.dealer_hand
-            first["cards"].pop()
-            first["face_up"].pop()
-            rnd.dealer_second = {
-                "cards": [self.card],
-                "face_up": [True],
-                "status": OPEN,
-                "draws": 0,
-                "aces": {},
-                "natural": False,
-            }
+            divided = rnd.rules_hand(self.hand)
+            divided["cards"].pop()
+            divided["face_up"].pop()
+            rnd.dealer_divided[self.new_hand] = new_dealer_hand([self.card])
+            rnd.dealer_order.insert(rnd.dealer_order.index(self.hand) + 1, self.new_hand)
 
     class HandSplit(ChainedAggregate.Event):
         hand: str
@@ -287,7 +302,7 @@ class Round(ChainedAggregate):
         note: str
 
         def apply(self, rnd: Round) -> None:
-            if self.kind == "two_cards" and self.hand != DEALER:
+            if self.kind == "two_cards" and not is_dealer_hand(self.hand):
                 rnd.hands[self.hand]["pending_two"] = rnd.hands[self.hand]["cards"][-2:]
             if self.kind == "out_of_order":
                 rnd.out_of_order_served.append(self.hand)
@@ -390,18 +405,30 @@ class Round(ChainedAggregate):
     def rules_hand(self, hand_id: str) -> dict:
         if hand_id == DEALER:
             return self.dealer_hand
-        if hand_id == DEALER_SECOND and self.dealer_second is not None:
-            return self.dealer_second
+        if hand_id in self.dealer_divided:
+            return self.dealer_divided[hand_id]
         return self.hands[hand_id]
 
+    @property
+    def dealer_second(self) -> dict | None:
+        """The dealer's second hand, once he has divided his pair (VU-21)."""
+        return self.dealer_divided.get(DEALER_SECOND)
+
     def dealer_in_turn(self) -> str:
-        """The dealer's hand he is playing: his second only once the first is done (VU-21)."""
-        if self.dealer_second is not None and self.dealer_hand["status"] != OPEN:
-            return DEALER_SECOND
-        return DEALER
+        """The dealer's hand he is playing: the first of his hands, in the order he plays
+        them, that is still open (VU-21); his last when all are done."""
+        for hand_id in self.dealer_order:
+            if self.rules_hand(hand_id)["status"] == OPEN:
+                return hand_id
+        return self.dealer_order[-1]
+
+    def dealer_hands_open(self) -> list[str]:
+        """The dealer's hands still to be played, in order."""
+        return [h for h in self.dealer_order if self.rules_hand(h)["status"] == OPEN]
 
     def dealer_hand_ids(self) -> list[str]:
-        return [DEALER] if self.dealer_second is None else [DEALER, DEALER_SECOND]
+        """Every hand of the dealer's, in the order he plays them."""
+        return list(self.dealer_order)
 
     def total(self, hand_id: str) -> int:
         hand = self.rules_hand(hand_id)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from ledger.domain.round import DEALER, OPEN, Round
+from ledger.domain.round import DEALER, OPEN, Round, is_dealer_hand
 from ledger.errors import (
     HandClosed,
     NotPermitted,
@@ -195,7 +195,7 @@ def require_dealer(play: Play, clause: str) -> None:
 def check_turn(play: Play, hand_id: str, player_id: str, clause: str) -> dict:
     rnd = play.rnd
     hand = rnd.hand(hand_id)
-    if hand_id == DEALER:
+    if is_dealer_hand(hand_id):
         raise NotPermitted("players act on their own hands, not the dealer's", clause)
     if hand["player"] != player_id:
         raise NotPermitted(f"hand {hand_id} belongs to another player", clause)
@@ -213,7 +213,7 @@ def check_turn(play: Play, hand_id: str, player_id: str, clause: str) -> dict:
 def hit(play: Play, hand_id: str, player_id: str) -> str:
     fam = book(play)
     owned = play.rnd.hand(hand_id)
-    if hand_id != DEALER and owned["player"] == player_id:
+    if not is_dealer_hand(hand_id) and owned["player"] == player_id:
         fam.check_draw(play, owned)  # a draw limit is named as such, even once the hand stood
     check_turn(play, hand_id, player_id, fam.DRAW_CLAUSE)
     card = play.deal(hand_id, face_up=fam.DRAW_FACE_UP, drawn=True, clause=fam.DRAW_CLAUSE)
@@ -347,12 +347,20 @@ def dealer_draw(play: Play) -> str:
     fam.check_dealer_draw(play)
     hand = rnd.dealer_in_turn()
     card = play.deal(hand, face_up=True, drawn=True, clause=fam.DEALER_CLAUSE)
-    if rnd.total(hand) > 21:
-        if hand == DEALER and rnd.dealer_second is not None:
-            rnd.trigger_event(Round.HandOverdrawn, hand=hand, total=rnd.total(hand), clause="VU-21")
-        else:
-            fam.dealer_overdraws(play)
+    after_dealer_card(play, hand)
     return card
+
+
+def after_dealer_card(play: Play, hand: str) -> None:
+    """A dealer's hand that over-draws is done; while another of his divided hands is still
+    to play, he goes on to it (VU-21), and only his last hand's over-draw settles the round."""
+    rnd = play.rnd
+    if rnd.total(hand) <= 21:
+        return
+    if [h for h in rnd.dealer_hands_open() if h != hand]:
+        rnd.trigger_event(Round.HandOverdrawn, hand=hand, total=rnd.total(hand), clause="VU-21")
+    else:
+        book(play).dealer_overdraws(play)
 
 
 def dealer_stand(play: Play) -> None:
@@ -371,8 +379,8 @@ def dealer_stand(play: Play) -> None:
         clause=fam.DEALER_CLAUSE,
         actor=play.actor,
     )
-    if hand == DEALER and rnd.dealer_second is not None:
-        return  # now he plays his second hand (VU-21)
+    if rnd.dealer_hands_open():
+        return  # now he plays his next divided hand (VU-21)
     fam.settle(play)
 
 

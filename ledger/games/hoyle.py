@@ -39,27 +39,38 @@ def after_deal(play: Play) -> None:
         return
     naturals = [h for h in rnd.order if is_natural(rnd.hands[h]["cards"])]
     if naturals and play.rules.natural_takes_table:
-        # The holder takes every stake on the table; the dealer collects them and pays them
-        # over, so each settlement shows its own stake x multiplier.
-        holder_hand = naturals[0]
-        holder = rnd.hands[holder_hand]["player"]
-        private.declare_natural(play, holder_hand, "H13-6")
-        taken = 0
-        for hand_id in list(rnd.order):
-            hand = rnd.hands[hand_id]
-            if hand_id == holder_hand:
-                continue
-            if hand["player"] == holder:
-                play.pay_hand(hand_id, 0, "stakes taken by a natural", ["H13-6"])
-            else:
-                taken += hand["stake"]
-                play.pay_hand(hand_id, -1, "stake taken by a natural", ["H13-6"])
-        stake = rnd.hands[holder_hand]["stake"]
-        play.pay_hand(holder_hand, Fraction(taken, stake), "natural takes the table", ["H13-6"])
+        natural_takes_table(play, naturals)
         return
     for hand_id in naturals:
         private.declare_natural(play, hand_id, "H13-6")
         play.pay_hand(hand_id, 2, "natural", ["H13-6"])
+
+
+def natural_takes_table(play: Play, naturals: list[str]) -> None:
+    """H13-6, locality option ``natural_takes_table``, as the ledger reads it when more than
+    one player holds a natural: every natural is declared; the eldest (the first in the order
+    of play, from the dealer's left) takes the stakes of the hands that hold no natural; every
+    other natural stands off, his stake returned, nothing paid or received. The dealer collects
+    the stakes and pays them over, so each settlement shows its own stake x multiplier."""
+    rnd = play.rnd
+    for hand_id in naturals:
+        private.declare_natural(play, hand_id, "H13-6")
+    eldest = naturals[0]
+    holder = rnd.hands[eldest]["player"]
+    taken = 0
+    for hand_id in list(rnd.order):
+        hand = rnd.hands[hand_id]
+        if hand_id == eldest:
+            continue
+        if hand_id in naturals:
+            play.pay_hand(hand_id, 0, "natural stand-off", ["H13-6"])
+        elif hand["player"] == holder:
+            play.pay_hand(hand_id, 0, "stakes taken by a natural", ["H13-6"])
+        else:
+            taken += hand["stake"]
+            play.pay_hand(hand_id, -1, "stake taken by a natural", ["H13-6"])
+    stake = rnd.hands[eldest]["stake"]
+    play.pay_hand(eldest, Fraction(taken, stake), "natural takes the table", ["H13-6"])
 
 
 def must_stand(play: Play, hand: dict, total: int) -> str | None:

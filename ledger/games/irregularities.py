@@ -4,8 +4,16 @@ wrong at the table, recorded as it happened, with the remedy and penalty the boo
 from __future__ import annotations
 
 from ledger import accounts
-from ledger.domain.round import DEALER, OPEN, Round
-from ledger.errors import HandClosed, InvalidCommand, NotPermitted, RuleViolation, WrongPhase
+from ledger.cards import same_denomination
+from ledger.domain.round import DEALER, OPEN, Round, is_dealer_hand
+from ledger.errors import (
+    HandClosed,
+    InvalidCommand,
+    NotPermitted,
+    OutOfTurn,
+    RuleViolation,
+    WrongPhase,
+)
 from ledger.games import flow, private
 from ledger.games.play import Play
 
@@ -32,30 +40,40 @@ def _record(play: Play, kind: str, offender: str, hand: str, clause: str, note: 
 
 def _open_hand(play: Play, hand_id: str, clause: str) -> dict:
     hand = play.rnd.hand(hand_id)
-    if hand_id == DEALER:
+    if is_dealer_hand(hand_id):
         return hand
     if hand["status"] != OPEN or hand.get("settled"):
         raise HandClosed(f"hand {hand_id} is no longer open", clause)
     return hand
 
 
-def serve_two(play: Play, hand_id: str) -> list[str]:
+def serve_two(play: Play, hand_id: str) -> tuple[str, list[str]]:
     """VU-23: the dealer gives two cards at once. A player keeps either or both; the
-    dealer, giving himself two, must keep both."""
+    dealer, giving himself two, must keep both. The dealer's two go to his hand now in turn
+    ("dealer" names the dealer; a divided hand may be named, VU-21), and then his play goes
+    on as after any draw of his. Returns the hand served and the two cards."""
     _require_vingt_un(play, "VU-23")
     flow.require_dealer(play, "VU-23")
     rnd = play.rnd
-    if hand_id == DEALER:
+    if is_dealer_hand(hand_id):
         if rnd.phase != "dealer":
             raise WrongPhase("the dealer draws for himself on his own turn", "VU-23")
+        rnd.hand(hand_id)  # UnknownHand for a divided hand he does not hold
+        in_turn = rnd.dealer_in_turn()
+        if hand_id not in (DEALER, in_turn):
+            raise OutOfTurn(
+                f"the dealer plays his hands in order: {in_turn} is in turn, not {hand_id}",
+                "VU-21",
+            )
+        hand_id = in_turn
     elif rnd.phase != "play" or rnd.current_turn() != hand_id:
         raise WrongPhase("two cards at once can only be given to the player being served", "VU-23")
     _open_hand(play, hand_id, "VU-23")
     cards = [play.deal(hand_id, face_up=True, drawn=True, clause="VU-23") for _ in range(2)]
     _record(play, "two_cards", rnd.dealer, hand_id, "VU-23", f"gave {' '.join(cards)} at once")
-    if hand_id == DEALER and rnd.total(DEALER) > 21:
-        flow.book(play).dealer_overdraws(play)
-    return cards
+    if is_dealer_hand(hand_id):
+        flow.after_dealer_card(play, hand_id)  # he keeps both, over-draw or not
+    return hand_id, cards
 
 
 def take_both(play: Play, hand_id: str, player_id: str) -> None:
@@ -83,7 +101,7 @@ def reject(play: Play, hand_id: str, player_id: str, card: str) -> None:
 def _pending(play: Play, hand_id: str, player_id: str) -> dict:
     _require_vingt_un(play, "VU-23")
     hand = play.rnd.hand(hand_id)
-    if hand_id == DEALER or hand["player"] != player_id:
+    if is_dealer_hand(hand_id) or hand["player"] != player_id:
         raise NotPermitted(f"hand {hand_id} belongs to another player", "VU-23")
     if not hand.get("pending_two"):
         raise WrongPhase(f"hand {hand_id} has no two cards to take or reject", "VU-23")
@@ -98,7 +116,7 @@ def serve_out_of_order(play: Play, hand_id: str) -> str:
     rnd = play.rnd
     if rnd.phase != "play":
         raise WrongPhase("drawing happens in the play phase", "VU-24")
-    if hand_id == DEALER or rnd.current_turn() == hand_id:
+    if is_dealer_hand(hand_id) or rnd.current_turn() == hand_id:
         raise InvalidCommand("that hand is in turn: serve it with an ordinary draw", "VU-24")
     _open_hand(play, hand_id, "VU-24")
     card = play.deal(hand_id, face_up=True, drawn=True, clause="VU-24")
@@ -113,7 +131,7 @@ def throw_up(play: Play, hand_id: str, player_id: str) -> None:
     _require_vingt_un(play, "VU-24")
     rnd = play.rnd
     hand = _open_hand(play, hand_id, "VU-24")
-    if hand_id == DEALER or hand["player"] != player_id:
+    if is_dealer_hand(hand_id) or hand["player"] != player_id:
         raise NotPermitted(f"hand {hand_id} belongs to another player", "VU-24")
     served = [rnd.order.index(h) for h in rnd.out_of_order_served]
     missed = bool(served) and rnd.order.index(hand_id) < max(served)
@@ -129,9 +147,25 @@ def false_division(play: Play, hand_id: str) -> None:
     each hand and forfeits what he would have won."""
     _require_vingt_un(play, "VU-25")
     flow.require_dealer(play, "VU-25")
-    hand = _open_hand(play, hand_id, "VU-25")
-    if hand_id == DEALER:
+    rnd = play.rnd
+    if rnd.phase != "play":
+        raise WrongPhase(
+            f"a false division happens while players draw, not in phase {rnd.phase!r}", "VU-25"
+        )
+    if is_dealer_hand(hand_id):
         raise InvalidCommand("the dealer reports a player's false division", "VU-25")
+    hand = _open_hand(play, hand_id, "VU-25")
+    if rnd.current_turn() != hand_id and not hand["draws"]:
+        raise OutOfTurn(
+            f"hand {hand_id} has not been served: it has drawn on nothing, separately or not",
+            "VU-25",
+        )
+    first, second = hand["cards"][:2]
+    if same_denomination(first, second):
+        raise RuleViolation(
+            f"{first} and {second} pair: drawing on each is a division (VU-19), not a false one",
+            "VU-25",
+        )
     _record(
         play, "false_division", hand["player"], hand_id, "VU-25", "drew separately on a non-pair"
     )

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from ledger import accounts
 from ledger.cards import is_natural, same_denomination
-from ledger.domain.round import DEALER, DEALER_SECOND, NATURAL, Round
+from ledger.domain.round import DEALER, DEALER_HANDS, NATURAL, Round
 from ledger.errors import NotAPair, RuleViolation, WrongPhase
 from ledger.games import flow, private
 from ledger.games.play import Play
@@ -115,20 +115,32 @@ def dealer_overdraws(play: Play) -> None:
     settle(play)
 
 
-def dealer_divides(play: Play) -> None:
-    """VU-21: the dealer divides his own pair like a player; each of his hands then meets
-    every stake still standing, so each player's hold and the bank's cover grow to match."""
+def dealer_divides(play: Play) -> tuple[str, str]:
+    """VU-21: the dealer divides his own pair the same way as a player, the hand he is
+    playing, and again when a card so received matches (VU-20), up to four hands; each of his
+    hands then meets every stake still standing, so each player's hold and the bank's cover
+    grow to match. Returns the divided hand and the new one."""
     rnd = play.rnd
     if rnd.phase != "dealer":
         raise WrongPhase("the dealer divides his pair on his own turn", "VU-21")
     flow.require_dealer(play, "VU-21")
-    first = rnd.dealer_hand
-    if rnd.dealer_second is not None or first["draws"] or len(first["cards"]) != 2:
-        raise NotAPair("only the dealer's first two cards may be divided, once", "VU-22")
-    if not same_denomination(*first["cards"]):
-        raise NotAPair(f"{' and '.join(first['cards'])} are not of one denomination", "VU-18")
+    hand_id = rnd.dealer_in_turn()
+    cards = rnd.rules_hand(hand_id)["cards"]
+    if rnd.rules_hand(hand_id)["draws"] or len(cards) != 2:
+        raise NotAPair(
+            "only the first two cards of a hand may be divided; a third matching card gives "
+            "no right to divide",
+            "VU-22",
+        )
+    if not same_denomination(*cards):
+        raise NotAPair(f"{' and '.join(cards)} are not of one denomination", "VU-18")
+    dealer_hands = rnd.dealer_hand_ids()
+    if len(dealer_hands) >= len(DEALER_HANDS):
+        raise RuleViolation("four of a kind make at most four hands", "VU-20")
+    new_id = DEALER_HANDS[len(dealer_hands)]
     for hand in rnd.live_hands():
-        extra = 0 if play.rules.credit else hand["held"]  # his worst case doubles
+        # His worst case grows by one dealer hand's worth: the hold is one such per hand.
+        extra = 0 if play.rules.credit else hand["held"] // len(dealer_hands)
         play.books.transfer(
             f"player:{hand['player']}", play.escrow, extra, "VU-21", "the dealer divided his pair"
         )
@@ -140,9 +152,17 @@ def dealer_divides(play: Play) -> None:
             memo="the dealer divided his pair",
         )
         play.cover_bank(hand["stake"], "VU-21")
-    rnd.trigger_event(Round.DealerDivided, card=first["cards"][1], clause="VU-21", actor=play.actor)
-    play.deal(DEALER, face_up=True, drawn=False, clause="VU-21")
-    play.deal(DEALER_SECOND, face_up=True, drawn=False, clause="VU-21")
+    rnd.trigger_event(
+        Round.DealerDivided,
+        card=cards[1],
+        hand=hand_id,
+        new_hand=new_id,
+        clause="VU-21",
+        actor=play.actor,
+    )
+    play.deal(hand_id, face_up=True, drawn=False, clause="VU-21")
+    play.deal(new_id, face_up=True, drawn=False, clause="VU-21")
+    return hand_id, new_id
 
 
 def _versus(total: int, dealer: int, dealer_bust: bool) -> tuple[int, list[str], bool]:
@@ -184,9 +204,20 @@ def settle(play: Play) -> None:
             clauses.append("VU-21")
         outcome = "won" if mult > 0 else ("lost" if mult < 0 else "even")
         play.pay_hand(hand["id"], mult, outcome, clauses, rnd.total(DEALER))
-    share = TIE_SHARE[play.rules.pool_tie_share] * tie_receipts
-    private.pay_to_pool(play, play.banker_account, int(share), "VU-27", "share of receipts on ties")
+    pay_tie_share(play, tie_receipts)
     flow.end_round(play, *passes_deal(play))
+
+
+def pay_tie_share(play: Play, tie_receipts: int) -> None:
+    """VU-27 (c): the dealer pays the pool a share of what he received on ties, rounded by
+    the table's ``rounding`` like every fractional payout; the memo records the fraction and
+    the rounding (as ``HandSettled.rounding`` does), enough to recompute it by hand."""
+    fraction = TIE_SHARE[play.rules.pool_tie_share]
+    raw = fraction * tie_receipts
+    share = play.rules.round_payout(raw)
+    rounding = "none" if raw.denominator == 1 else f"{play.rules.rounding}: {raw} -> {share}"
+    memo = f"share of receipts on ties: {fraction} of {tie_receipts}, rounding {rounding}"
+    private.pay_to_pool(play, play.banker_account, share, "VU-27", memo)
 
 
 def passes_deal(play: Play) -> tuple[bool, str]:

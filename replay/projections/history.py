@@ -16,12 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.domain.round import DEALER, DEALER_SECOND
+from ledger.domain.round import DEALER_HANDS
 from replay.projections.projector import Handler, Projector
 from replay.projections.rows import Rows
 
 HOUSE = "house"
-DEALER_HANDS = (DEALER, DEALER_SECOND)
 ROUND_COLUMNS = (
     "table_id", "number", "family", "dealer", "started_at", "ended_at", "status", "hands",
     "settled", "passes_deal", "position",

@@ -437,6 +437,61 @@ def test_H13_6_natural_takes_table_records_the_holders_winnings(app, fund):
     assert_books_balance(app, rid)
 
 
+def _two_naturals_and_the_table(app, fund, dealer_cards=("TH", "7H")):
+    """natural_takes_table with two naturals: h1 (the eldest) and h3; h2 and h4 hold none."""
+    table, dealer, punters = open_table(app, fund, {"natural_takes_table": True}, punters=4)
+    before = wallets(app, dealer, *punters)
+    hands = [("AD", "JD"), ("TC", "8C"), ("KS", "AS"), ("9S", "9C")]
+    rid = start(app, table, dealer, dealt(hands=hands, dealer=dealer_cards))
+    for pid, stake in zip(punters, (100, 200, 500, 300), strict=True):
+        app.place_stake(rid, pid, stake)
+    return rid, dealer, punters, before
+
+
+def test_H13_6_natural_takes_table_every_natural_is_declared_the_eldest_takes_the_rest(app, fund):
+    rid, dealer, (p1, p2, p3, p4), before = _two_naturals_and_the_table(app, fund)
+
+    events = round_events(app, rid)
+    declared = [(e.hand, e.clause) for e in events if type(e).__name__ == "NaturalDeclared"]
+    assert declared == [("h1", "H13-6"), ("h3", "H13-6")]
+    # The eldest natural (h1, on the dealer's left) takes the stakes of the hands holding none;
+    # the other natural (h3) stands off: his stake back, nothing paid or received.
+    assert_settled(
+        app,
+        rid,
+        {
+            "h1": (500, ["H13-6"]),
+            "h2": (-200, ["H13-6"]),
+            "h3": (0, ["H13-6"]),
+            "h4": (-300, ["H13-6"]),
+        },
+    )
+    outcomes = {e.hand: e.outcome for e in settlements(app, rid)}
+    assert outcomes["h3"] == "natural stand-off"
+    assert app.get_round(rid).ended
+    assert_wallets(app, before, {p1: 500, p2: -200, p3: 0, p4: -300, dealer: 0})
+    assert_books_balance(app, rid)
+
+
+def test_H13_5_a_dealer_natural_still_rules_when_a_natural_takes_the_table(app, fund):
+    rid, dealer, (p1, p2, p3, p4), before = _two_naturals_and_the_table(
+        app, fund, dealer_cards=("AH", "QH")
+    )
+
+    assert_settled(
+        app,
+        rid,
+        {
+            "h1": (0, ["H13-5"]),
+            "h2": (-400, ["H13-5"]),
+            "h3": (0, ["H13-5"]),
+            "h4": (-600, ["H13-5"]),
+        },
+    )
+    assert_wallets(app, before, {p1: 0, p2: -400, p3: 0, p4: -600, dealer: 1000})
+    assert_books_balance(app, rid)
+
+
 # -- H13-7 the players draw -------------------------------------------------------------------
 
 

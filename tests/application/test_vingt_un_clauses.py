@@ -6,9 +6,9 @@ clauses it cites), and every wallet's balance before and after. Every scenario e
 checking that the books balance: all folded accounts sum to zero and no round leaves money in
 escrow.
 
-Not covered here: VU-21 (the dealer dividing his own pair), which the ledger does not
-implement, and VU-23..VU-26 (irregularities and their penalties), which it did not implement
-when these scenarios were written.
+Pinned in test_vingt_un_irregularities.py rather than here: VU-23..VU-26 (irregularities and
+their penalties) and the dealer's first division of his pair (VU-21); here, his dividing again
+(VU-20, VU-21) and VU-22 for the dealer.
 
 Seating convention unless a test says otherwise: the dealer "D" sits in seat 1 and is chosen
 by seat; players "A", "B", "C" sit in seats 2, 3, 4, so the order of play (from the dealer's
@@ -910,6 +910,90 @@ def test_VU_22_a_third_matching_card_gives_no_right_to_divide(app, vingt_un):
     t.assert_books_balance()
 
 
+def test_VU_21_VU_20_the_dealer_divides_again_when_a_card_so_received_matches(app, vingt_un):
+    t = vingt_un(["D", "A", "B"])
+    cards = (
+        ["TC", "TD", "8C", "9C", "7D", "8H"]  # A 19, B 17; the dealer 8,8
+        + ["8S", "TH"]  # first division: the dealer's first hand 8,8 again; his second 8,10
+        + ["2C", "3C"]  # second division of his first hand: 8,2 and his third hand 8,3
+        + ["9H", "KS"]  # his draws
+    )
+    rid = t.deal(cards, {"A": 100, "B": 200})
+    t.stand(rid, "A", "h1")
+    t.stand(rid, "B", "h2")
+    dealer = t.round(rid).dealer
+    assert t.app.act(rid, "dealer_split", actor=dealer)["hands"] == ["dealer", "dealer2"]
+    assert t.app.act(rid, "dealer_split", actor=dealer)["hands"] == ["dealer", "dealer3"]
+
+    rnd = t.round(rid)
+    # He plays a divided hand's new hand next after it, as a player does (VU-20, VU-21).
+    assert rnd.dealer_hand_ids() == ["dealer", "dealer3", "dealer2"]
+    assert {h: rnd.rules_hand(h)["cards"] for h in rnd.dealer_hand_ids()} == {
+        "dealer": ["8C", "2C"],
+        "dealer3": ["8S", "3C"],
+        "dealer2": ["8H", "TH"],
+    }
+    divided = [(e.hand, e.new_hand, e.card) for e in of_type(t.events(rid), "DealerDivided")]
+    assert divided == [("dealer", "dealer2", "8H"), ("dealer", "dealer3", "8S")]
+    # Each of his three hands meets every stake: each hold covers three times the worst case.
+    assert [rnd.hands[h]["held"] for h in ("h1", "h2")] == [3 * 400, 3 * 800]
+    assert rnd.bank_held == 3 * 4 * 300
+
+    assert t.dealer_draw(rid) == "9H"  # 8 2 9: nineteen
+    t.dealer_stand(rid)
+    assert t.round(rid).dealer_in_turn() == "dealer3"
+    assert t.dealer_draw(rid) == "KS"  # 8 3 K: a drawn Vingt-un
+    t.dealer_stand(rid)
+    assert t.round(rid).dealer_in_turn() == "dealer2"
+    t.dealer_stand(rid)  # 8 10: eighteen
+
+    # A's 19: a tie lost to the 19 (VU-14), double to the 21 (VU-16), one stake from the 18.
+    t.assert_hand(rid, "h1", -200, ["VU-14", "VU-16", "VU-21"], "lost")
+    # B's 17: loses to all three, double to the 21.
+    t.assert_hand(rid, "h2", -800, ["VU-14", "VU-16", "VU-21"], "lost")
+    assert t.deltas() == {"D": 1_000, "A": -200, "B": -800}
+    t.assert_books_balance()
+
+
+def test_VU_20_the_dealer_makes_no_fifth_hand_from_two_packs(app, vingt_un):
+    t = vingt_un(["D", "A"], {"deal_limit": "two_packs"})  # two packs: eight eights
+    cards = (
+        ["TC", "8C", "9C", "8D"]  # A 19; the dealer 8,8
+        + ["8H", "TH"]  # first division: his first hand 8,8 again; his second 8,10
+        + ["8S", "2C"]  # second: his first hand 8,8 again; his third 8,2
+        + ["8C", "3C"]  # third: his first hand 8,8 (the second pack's eight); his fourth 8,3
+    )
+    rid = t.deal(cards, {"A": 100})
+    dealer = t.round(rid).dealer
+    t.stand(rid, "A", "h1")
+    for new_hand in ("dealer2", "dealer3", "dealer4"):
+        assert t.app.act(rid, "dealer_split", actor=dealer)["hands"] == ["dealer", new_hand]
+    assert t.round(rid).dealer_hand["cards"] == ["8C", "8C"]
+    refused(app, RuleViolation, "VU-20", t.app.act, rid, "dealer_split", actor=dealer)
+    assert t.round(rid).dealer_hand_ids() == ["dealer", "dealer4", "dealer3", "dealer2"]
+
+    for _ in range(4):  # 16, 11, 10 and 18
+        t.dealer_stand(rid)
+    # A's 19 beats each of the four: one stake from each (VU-14).
+    t.assert_hand(rid, "h1", 400, ["VU-14", "VU-21"], "won")
+    assert t.deltas() == {"D": -400, "A": 400}
+    t.assert_books_balance()
+
+
+def test_VU_22_the_dealer_may_not_divide_on_a_third_matching_card(app, vingt_un):
+    t = vingt_un(["D", "A"])
+    rid = t.deal(["TC", "3C", "9C", "3D", "3H", "9S"], {"A": 100})
+    t.stand(rid, "A", "h1")  # 19
+    dealer = t.round(rid).dealer
+    t.dealer_draw(rid)  # 3 3 3: nine
+    refused(app, NotAPair, "VU-22", t.app.act, rid, "dealer_split", actor=dealer)
+    t.dealer_draw(rid)  # 3 3 3 9: eighteen
+    t.dealer_stand(rid)
+    t.assert_hand(rid, "h1", 100, ["VU-14"], "won")
+    assert t.deltas() == {"D": -100, "A": 100}
+    t.assert_books_balance()
+
+
 # -- The pool -----------------------------------------------------------------------------------
 
 
@@ -985,6 +1069,37 @@ def test_VU_27c_the_dealer_pays_a_share_of_his_receipts_on_ties_into_the_pool(
     t.assert_hand(rid, "h3", 200, ["VU-14"], "won")
     assert t.pool() == to_pool  # a share of the 400 received on ties, rounded down
     assert t.deltas() == {"D": 400 - 200 - to_pool, "A": -300, "B": -100, "C": 200}
+    t.assert_books_balance()
+
+
+@pytest.mark.parametrize(
+    ("rounding", "share", "stake", "to_pool", "recorded"),
+    [
+        ("down", "1/3", 100, 33, "down: 100/3 -> 33"),
+        ("up", "1/3", 100, 34, "up: 100/3 -> 34"),
+        ("half_up", "1/3", 200, 67, "half_up: 200/3 -> 67"),
+        ("half_up", "1/4", 102, 26, "half_up: 51/2 -> 26"),
+        ("up", "1/4", 400, 100, "none"),
+    ],
+)
+def test_VU_27c_the_share_of_tie_receipts_is_rounded_by_the_tables_rounding(
+    app, vingt_un, rounding, share, stake, to_pool, recorded
+):
+    t = vingt_un(["D", "A"], {"pool_tie_share": share, "rounding": rounding})
+    rid = t.deal(["TC", "TD", "8C", "8D"], {"A": stake})
+    t.stand(rid, "A", "h1")  # 18
+    t.dealer_stand(rid)  # 18: a tie, the dealer receives the stake (VU-14)
+    t.assert_hand(rid, "h1", -stake, ["VU-14"], "lost")
+    assert t.pool() == to_pool
+    assert t.deltas() == {"D": stake - to_pool, "A": -stake}
+    # The pool's leg records the fraction and the rounding, as HandSettled.rounding does.
+    (leg,) = [
+        e
+        for e in of_type(list(app.events.get(UUID(t.table_id))), "FundsTransferred")
+        if e.clause == "VU-27"
+    ]
+    assert leg.amount == to_pool
+    assert leg.memo == f"share of receipts on ties: {share} of {stake}, rounding {recorded}"
     t.assert_books_balance()
 
 

@@ -5,7 +5,8 @@ from uuid import UUID
 import pytest
 
 from ledger.balances import fold_balances
-from ledger.errors import RuleViolation, WrongPhase
+from ledger.domain.chain import project
+from ledger.errors import OutOfTurn, RuleViolation, WrongPhase
 
 PENALTY = 50
 
@@ -136,6 +137,74 @@ def test_VU_25_false_division_pays_on_each_hand_and_VU_26_penalty(app, table):
     assert fold_balances(app)[f"pool:{table_id}"] == PENALTY
 
 
+def _refused(app, error, call, *args, **kwargs):
+    """The command is refused with ``error`` citing VU-25, and nothing is written."""
+    stored = app.recorder.max_notification_id()
+    with pytest.raises(error) as refused:
+        call(*args, **kwargs)
+    assert refused.value.clause == "VU-25"
+    assert app.recorder.max_notification_id() == stored
+    return refused.value
+
+
+def test_VU_25_a_false_division_is_recorded_only_while_the_players_draw(app, table):
+    table_id, dealer, ann, bob = table
+    before = _balances(app, dealer, ann, bob)
+    app.fix_next_shoe(table_id, [*SHOE, "2H", "3S", "4S"])
+    rid = app.start_round(table_id, actor=dealer)["round_id"]
+
+    _refused(app, WrongPhase, app.act, rid, "false_division", actor=dealer, hand="h1")  # staking
+    app.place_stake(rid, ann, 100)
+    app.place_stake(rid, bob, 200)
+    _refused(app, WrongPhase, app.act, rid, "false_division", actor=dealer, hand="h1")  # double
+    app.act(rid, "dealer_double", actor=dealer, called=False)
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "stand", actor=bob, hand="h2")
+    _refused(app, WrongPhase, app.act, rid, "false_division", actor=dealer, hand="h2")  # dealer
+    app.act(rid, "dealer_stand", actor=dealer)
+
+    settled = _settled(app, rid)
+    assert {h: (e.amount, e.clauses) for h, e in settled.items()} == {
+        "h1": (-100, ["VU-14"]),  # 13 against the dealer's 17
+        "h2": (-200, ["VU-14"]),  # 11
+    }
+    assert _balances(app, dealer, ann, bob) == [before[0] + 300, before[1] - 100, before[2] - 200]
+    assert fold_balances(app).get(f"pool:{table_id}", 0) == 0  # no penalty was taken
+
+
+def test_VU_25_drawing_separately_on_a_pair_is_no_false_division(app, table):
+    table_id, dealer, ann, bob = table
+    # Ann holds 4C 4D: a pair, which she may divide (VU-18, VU-19).
+    rid = _deal(app, table_id, dealer, ann, bob, ["4C", "5C", "9C", "4D", "6D", "8D", "2H"])
+
+    refusal = _refused(app, RuleViolation, app.act, rid, "false_division", actor=dealer, hand="h1")
+
+    assert "pair" in refusal.message
+    assert not _settled(app, rid)
+
+
+def test_VU_25_a_hand_not_yet_served_has_not_drawn_separately(app, table):
+    table_id, dealer, ann, bob = table
+    before = _balances(app, dealer, ann, bob)
+    rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "2H", "3S", "4S"])
+
+    _refused(app, OutOfTurn, app.act, rid, "false_division", actor=dealer, hand="h2")  # Ann's turn
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "false_division", actor=dealer, hand="h2")  # now Bob is served
+    app.act(rid, "dealer_stand", actor=dealer)
+
+    assert {h: (e.amount, e.clauses) for h, e in _settled(app, rid).items()} == {
+        "h2": (-400, ["VU-25"]),  # pays on each of his two hands
+        "h1": (-100, ["VU-14"]),
+    }
+    assert _balances(app, dealer, ann, bob) == [
+        before[0] + 500,
+        before[1] - 100,
+        before[2] - 400 - PENALTY,
+    ]
+    assert fold_balances(app)[f"pool:{table_id}"] == PENALTY
+
+
 def test_irregularities_belong_to_vingt_un_only(app, fund):
     ann = fund("Ann")
     table_id = app.open_table("casino", {"insurance": False})["table_id"]
@@ -199,4 +268,121 @@ def test_VU_21_the_dealer_divides_only_a_pair_of_his_first_two_cards(app, table)
         app.act(rid, "dealer_split", actor=dealer)
 
     assert refused.value.clause == "VU-18"
+    assert app.recorder.max_notification_id() == stored
+
+
+def test_VU_21_a_division_recorded_before_the_dealer_could_divide_again_still_reads(app, table):
+    """A ``DealerDivided`` stored before it named its hands reads as the first hand divided
+    into the second (the fields' class defaults), and the round folds as it did."""
+    table_id, dealer, ann, bob = table
+    rid = _deal(app, table_id, dealer, ann, bob, DIVIDE)
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "stand", actor=bob, hand="h2")
+    app.act(rid, "dealer_split", actor=dealer)
+
+    events = list(app.events.get(UUID(rid)))
+    at = next(i for i, e in enumerate(events) if type(e).__name__ == "DealerDivided")
+    stored = app.mapper.to_stored_event(events[at])
+    state = app.mapper.transcoder.decode(stored.state)
+    del state["hand"], state["new_hand"]  # as it was recorded before
+    old = app.mapper.to_domain_event(
+        type(stored)(
+            originator_id=stored.originator_id,
+            originator_version=stored.originator_version,
+            topic=stored.topic,
+            state=app.mapper.transcoder.encode(state),
+        )
+    )
+    assert "hand" not in vars(old)
+    assert (old.hand, old.new_hand, old.card) == ("dealer", "dealer2", "8D")
+
+    folded = project(None, [*events[:at], old, *events[at + 1 :]])
+    assert folded.dealer_hand_ids() == ["dealer", "dealer2"]
+    assert folded.dealer_hand["cards"] == ["8C", "3H"]
+    assert folded.dealer_second["cards"] == ["8D", "9H"]
+
+
+# VU-23 with VU-21: Ann 19 (T 9), Bob 17 (T 7); the dealer 8 8, divided: 8 5 (13) and 8 T (18);
+# then the two cards he gives himself at once, 9 and K.
+SERVE_DIVIDED = ["TC", "TD", "8C", "9C", "7D", "8H", "5S", "TH", "9S", "KS", "2S", "3S"]
+
+
+def _divided(app, table):
+    table_id, dealer, ann, bob = table
+    rid = _deal(app, table_id, dealer, ann, bob, SERVE_DIVIDED)
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "stand", actor=bob, hand="h2")
+    app.act(rid, "dealer_split", actor=dealer)
+    return rid
+
+
+def test_VU_23_VU_21_two_cards_over_draw_his_first_hand_and_he_plays_his_second(app, table):
+    table_id, dealer, ann, bob = table
+    before = _balances(app, dealer, ann, bob)
+    rid = _divided(app, table)
+
+    out = app.act(rid, "serve_two", actor=dealer, hand="dealer")
+
+    assert (out["hand"], out["cards"]) == ("dealer", ["9S", "KS"])
+    rnd = app.get_round(rid)
+    assert rnd.dealer_hand["cards"] == ["8C", "5S", "9S", "KS"]  # he keeps both: 32
+    assert not rnd.ended and not _settled(app, rid)  # his second hand is still to play
+    assert rnd.dealer_in_turn() == "dealer2"
+    overdrawn = [
+        (e.hand, e.clause) for e in app.events.get(UUID(rid)) if type(e).__name__ == "HandOverdrawn"
+    ]
+    assert overdrawn == [("dealer", "VU-21")]
+    app.act(rid, "dealer_stand", actor=dealer)  # 18
+
+    settled = _settled(app, rid)
+    # Ann 19: paid by the over-drawn hand (VU-15) and by the 18 (VU-14).
+    assert (settled["h1"].amount, settled["h1"].clauses) == (200, ["VU-15", "VU-14", "VU-21"])
+    # Bob 17: paid by the over-drawn hand, pays the 18.
+    assert (settled["h2"].amount, settled["h2"].clauses) == (0, ["VU-15", "VU-14", "VU-21"])
+    assert _balances(app, dealer, ann, bob) == [
+        before[0] - 200 - PENALTY,
+        before[1] + 200,
+        before[2],
+    ]
+    assert fold_balances(app)[f"pool:{table_id}"] == PENALTY  # VU-26: the dealer offended
+    balances = fold_balances(app)
+    assert balances[f"escrow:{rid}"] == 0 and sum(balances.values()) == 0
+
+
+@pytest.mark.parametrize("named", ["dealer", "dealer2"])
+def test_VU_23_VU_21_two_cards_go_to_the_dealers_hand_in_turn(app, table, named):
+    table_id, dealer, ann, bob = table
+    before = _balances(app, dealer, ann, bob)
+    rid = _divided(app, table)
+    app.act(rid, "dealer_stand", actor=dealer)  # his first hand stands on 13
+
+    out = app.act(rid, "serve_two", actor=dealer, hand=named)
+
+    assert (out["hand"], out["cards"]) == ("dealer2", ["9S", "KS"])
+    rnd = app.get_round(rid)
+    assert rnd.dealer_hand["cards"] == ["8C", "5S"]
+    assert rnd.dealer_second["cards"] == ["8H", "TH", "9S", "KS"]  # 37: over-drawn
+    assert rnd.ended
+    settled = _settled(app, rid)
+    # Each player beats the 13 (VU-14) and is paid by the over-drawn hand (VU-15).
+    assert (settled["h1"].amount, settled["h1"].clauses) == (200, ["VU-14", "VU-15", "VU-21"])
+    assert (settled["h2"].amount, settled["h2"].clauses) == (400, ["VU-14", "VU-15", "VU-21"])
+    assert _balances(app, dealer, ann, bob) == [
+        before[0] - 600 - PENALTY,
+        before[1] + 200,
+        before[2] + 400,
+    ]
+    balances = fold_balances(app)
+    assert balances[f"escrow:{rid}"] == 0 and sum(balances.values()) == 0
+
+
+def test_VU_21_two_cards_to_a_dealer_hand_not_in_turn_are_refused(app, table):
+    table_id, dealer, ann, bob = table
+    rid = _divided(app, table)
+    stored = app.recorder.max_notification_id()
+
+    with pytest.raises(OutOfTurn) as refused:
+        app.act(rid, "serve_two", actor=dealer, hand="dealer2")  # his first hand is in turn
+
+    assert refused.value.clause == "VU-21"
     assert app.recorder.max_notification_id() == stored

@@ -100,3 +100,42 @@ def test_a_changed_card_makes_the_replay_diverge_or_differ(app):
 def test_an_unknown_round_is_an_error(app, capsys):
     assert main(["rederive", "00000000-0000-0000-0000-000000000000"], env=app.env) == 1
     assert main(["rederive", "not-a-round"], env=app.env) == 1
+
+
+def test_a_dealer_dividing_twice_and_serving_himself_two_cards_rederives_clean(app):
+    """VU-21 and VU-20: the dealer divides, divides again, and gives his third hand two cards
+    at once (VU-23); today's rules replay every decision and settle alike."""
+
+    def fund(name: str) -> str:
+        pid = app.register_player(name)["player_id"]
+        app.deposit(pid, 1_000_000)
+        return pid
+
+    dealer, ann, bob = fund("Dealer"), fund("Ann"), fund("Bob")
+    table_id = app.open_table("vingt-un", {"penalty_amount": 50})["table_id"]
+    for seat, pid in enumerate((dealer, ann, bob), start=1):
+        app.seat_player(table_id, pid, seat)
+    app.choose_dealer(table_id, dealer)
+    # Ann 19, Bob 17; the dealer 8 8, divided (8S, TH), his first divided again (2C, 3C).
+    app.fix_next_shoe(
+        table_id, ["TC", "TD", "8C", "9C", "7D", "8H", "8S", "TH", "2C", "3C", "9H", "5S", "KS"]
+    )
+    rid = app.start_round(table_id, actor=dealer)["round_id"]
+    app.place_stake(rid, ann, 100)
+    app.place_stake(rid, bob, 200)
+    app.act(rid, "dealer_double", actor=dealer, called=False)
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "stand", actor=bob, hand="h2")
+    app.act(rid, "dealer_split", actor=dealer)
+    app.act(rid, "dealer_split", actor=dealer)
+    app.act(rid, "dealer_draw", actor=dealer)  # 8 2 9: nineteen
+    app.act(rid, "dealer_stand", actor=dealer)
+    app.act(rid, "serve_two", actor=dealer, hand="dealer3")  # 8 3 5 K: over-drawn
+    app.act(rid, "dealer_stand", actor=dealer)  # 8 10
+    assert app.get_round(rid).ended
+
+    result = rederive_round(app, rid)
+
+    assert result.matches, result.text()
+    assert result.event_differences == [], result.text()
+    assert [s["hand"] for s in result.settlements] == ["h1", "h2"]
