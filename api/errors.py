@@ -17,6 +17,7 @@ from marshmallow import Schema, fields
 from werkzeug.exceptions import HTTPException
 
 from ledger import errors as ledger_errors
+from ledger.text import shown
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 TYPE_BASE = "https://twenty-one-ledger.example/problems/"
@@ -69,10 +70,24 @@ def problem(status: int, title: str, detail: str | None = None, **extra: Any) ->
     if detail:
         body["detail"] = detail
     body.update({k: v for k, v in extra.items() if v is not None})
-    response = Response(json.dumps(body, default=str), status=status, mimetype=PROBLEM_MEDIA_TYPE)
+    text = json.dumps(_printable(body), default=str)
+    response = Response(text, status=status, mimetype=PROBLEM_MEDIA_TYPE)
     for name, value in headers.items():
         response.headers[name] = value
     return response
+
+
+def _printable(value: Any) -> Any:
+    """``value`` with every lone surrogate (a refused field's name or text, echoed back)
+    written as ``\\udXXX``: a strict JSON parser refuses ``"\\ud800"``, and a problem
+    document must parse everywhere."""
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, dict):
+        return {_printable(k): _printable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_printable(v) for v in value]
+    return value
 
 
 def status_for(error: ledger_errors.LedgerError) -> int:

@@ -38,6 +38,7 @@ from ledger.repository import LedgerRepository
 from ledger.rules import RuleSet, rules_for, rules_from_record
 from ledger.shoes import RoundCards, ShoeService
 from ledger.startup import ConcurrentStartup
+from ledger.text import check_text
 from ledger.transcoder import OrjsonTranscoder
 from ledger.unit_of_work import LedgerProcessingEvent, UnitOfWork
 from ledger.vault import ShoeVault
@@ -221,8 +222,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
     def register_player(
         self, name: str, *, actor: str = ADMIN, command_id: str | None = None
     ) -> dict:
-        if not isinstance(name, str) or not name.strip() or len(name) > 100:
-            raise InvalidCommand("a player's name is 1 to 100 characters")
+        check_text(name, "a player's name", max_length=100)
 
         def body(uow: UnitOfWork) -> dict:
             player = uow.add(Player.register(name=name.strip(), actor=actor))
@@ -272,6 +272,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
         actor: str = ADMIN,
         command_id: str | None = None,
     ) -> dict:
+        check_text(name, "a table's name", max_length=100, visible=name != "")
         rules = rules_for(family, options)
 
         def body(uow: UnitOfWork) -> dict:
@@ -771,8 +772,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
         command_id: str | None = None,
     ) -> dict:
         amount = _positive_amount(amount, "a pool payout")
-        if not isinstance(reason, str) or not reason.strip():
-            raise InvalidCommand("a pool payout states its reason (VU-28)")
+        check_text(reason, "a pool payout's reason (VU-28)", max_length=200)
 
         def body(uow: UnitOfWork) -> dict:
             uow.prefetch(table_id, recipient)

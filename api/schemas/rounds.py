@@ -6,7 +6,8 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from api.schemas.common import MAX_AMOUNT, PositionSchema, Request, StrictInteger
+from api.schemas.common import MAX_AMOUNT, PositionSchema, Request, StrictInteger, Text
+from ledger.text import VISIBLE_TEXT_PATTERN
 
 
 class StrictBoolean(fields.Boolean):
@@ -64,7 +65,7 @@ class ActionSchema(Request):
     value = StrictInteger(validate=validate.OneOf([1, 11]))
     called = StrictBoolean()
     card = fields.String(validate=validate.Regexp(CARD["pattern"]))
-    actor = fields.String(
+    actor = Text(
         validate=validate.Length(min=1, max=100),
         metadata={"description": "admin keys only: the player (or dealer) to act as"},
     )
@@ -98,6 +99,7 @@ def action_union_doc() -> dict[str, Any]:
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
+            "pattern": VISIBLE_TEXT_PATTERN,
             "description": "admin keys only",
         }
         variants.append(
