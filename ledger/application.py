@@ -15,6 +15,7 @@ from eventsourcing.persistence import IntegrityError, Transcoder
 from eventsourcing.utils import get_topic
 
 from ledger import accounts
+from ledger.accounts import MAX_AMOUNT
 from ledger.config import env_bool, sibling_store_env
 from ledger.domain.chain import project, snapshot_state
 from ledger.domain.command import CommandRecord, command_record_id, fingerprint
@@ -73,9 +74,10 @@ HAND_DEALER_ACTIONS = ("serve_two", "serve_out_of_order", "false_division")
 
 
 def _positive_amount(amount: Any, what: str) -> int:
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+    if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_AMOUNT:
         raise InvalidCommand(
-            f"{what} must be a positive whole number of minor units, got {amount!r}"
+            f"{what} must be a positive whole number of minor units up to {MAX_AMOUNT}, "
+            f"got {amount!r}"
         )
     return amount
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from ledger.accounts import MAX_AMOUNT
 from ledger.text import TEXT_PATTERN, VISIBLE_TEXT_PATTERN, text_problem
-
-MAX_AMOUNT = 10**12  # minor units; far above any table limit, keeps numbers JSON-safe
 
 
 class StrictInteger(fields.Integer):

@@ -10,6 +10,7 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, ClassVar, Self, get_type_hints
 
+from ledger.accounts import MAX_AMOUNT
 from ledger.errors import InvalidRules
 from ledger.text import shown, text_problem
 
@@ -52,6 +53,14 @@ class RuleSet:
         return rules
 
     def validate(self) -> None:
+        for option in fields(self):  # every integer option, the families' own included
+            value = getattr(self, option.name)
+            if isinstance(value, int) and not isinstance(value, bool) and value > MAX_AMOUNT:
+                raise InvalidRules(
+                    f"{option.name} must be at most {MAX_AMOUNT} (the ledger's bound on any "
+                    f"amount, in minor units), got {value}",
+                    option=option.name,
+                )
         if self.min_stake < 1:
             raise InvalidRules("min_stake must be at least 1 minor unit", option="min_stake")
         if self.max_stake < self.min_stake:

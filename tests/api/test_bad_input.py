@@ -95,3 +95,25 @@ def test_names_in_any_script_are_accepted(app, client, admin_key):
             "/v1/players", json={"name": name}, headers={"Authorization": f"Bearer {admin_key}"}
         )
         assert made.status_code == 201 and made.json["name"] == name
+
+
+# -- table options beyond the ledger's amount bound --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("family", "option", "value"),
+    [
+        ("casino", "max_stake", 10**30),
+        ("casino", "max_stake", 2**63),
+        ("casino", "max_stake", 10**12 + 1),
+        ("vingt-un", "penalty_amount", 10**30),
+        ("vingt-un", "pool_ante", 2**64),
+        ("ochko", "bank_cap", 10**20),
+    ],
+)
+def test_a_table_option_beyond_the_amount_bound_is_a_422_naming_it(
+    app, client, admin_key, family, option, value
+):
+    data = f'{{"family": "{family}", "options": {{"{option}": {value}}}}}'.encode()
+    body = problem_of(send(app, client, admin_key, "/v1/tables", data), 422, "invalid-rules")
+    assert body["detail"].startswith(f"{option} must be at most 1000000000000")
