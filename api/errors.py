@@ -33,7 +33,6 @@ _HTTP_KINDS = {
     413: "payload-too-large",
     415: "unsupported-media-type",
     422: "validation-error",
-    428: "precondition-required",
     500: "internal-error",
     503: "projection-lag",
 }
@@ -137,22 +136,16 @@ def handle_http_exception(error: HTTPException) -> Response:
     headers = {k: v for k, v in error.get_headers() if k in _KEPT_HEADERS}
     headers.update(data.get("headers") or {})
     messages = data.get("messages")
-    if status == 400 and _is_bad_json(messages):
-        return problem(
-            400, "Malformed JSON", "the request body is not valid JSON", kind="malformed-json"
-        )
+    kind = getattr(error, "kind", None)  # api/body.py's MalformedJson names its own
+    if kind is not None:
+        title = getattr(error, "title", None) or _title(kind)
+        return problem(status, title, error.description, kind=kind, headers=headers)
     detail = data.get("message") or error.description
     if messages is not None:
         errors = _field_errors(messages)
         return problem(status, "Validation error", "the request is invalid", errors=errors)
     title = error.name if status != 422 else "Validation error"
     return problem(status, title, detail, headers=headers)
-
-
-def _is_bad_json(messages: Any) -> bool:
-    """webargs reports an unparsable body as a 400 with "Invalid JSON body." under json."""
-    text = json.dumps(messages, default=str) if messages is not None else ""
-    return "Invalid JSON" in text
 
 
 def handle_projection_lag(error: Any) -> Response:

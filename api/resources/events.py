@@ -7,9 +7,9 @@ import json
 import time
 
 from flask import Response, g, request, stream_with_context
-from flask_smorest import Blueprint
 
 from api.auth import require
+from api.body import Blueprint
 from api.resources.common import ledger, table_members
 from api.resources.feed import table_page
 from api.schemas.events import EventPageSchema, EventQuerySchema, StreamQuerySchema

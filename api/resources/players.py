@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from flask_smorest import Blueprint
-
 from api import read_models
 from api.auth import require
+from api.body import Blueprint
 from api.idempotency import idempotent
 from api.resources.common import command_id, created, is_player, ledger, permit, sees_everything
 from api.schemas.history import (

@@ -6,10 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import g
-from flask_smorest import Blueprint
 
 from api import read_models
 from api.auth import require
+from api.body import Blueprint
 from api.idempotency import idempotent
 from api.resources.common import actor, command_id, is_admin, ledger, permit
 from api.resources.feed import round_events

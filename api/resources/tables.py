@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import g
-from flask_smorest import Blueprint
 
 from api import read_models
 from api.auth import require
+from api.body import Blueprint
 from api.idempotency import idempotent
 from api.resources.common import actor, command_id, created, is_admin, is_player, ledger, permit
 from api.schemas.history import (

@@ -2,25 +2,35 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from marshmallow import Schema, ValidationError, fields, validate
 
 from ledger.accounts import MAX_AMOUNT
 from ledger.text import TEXT_PATTERN, VISIBLE_TEXT_PATTERN, text_problem
 
+INTEGER_ONLY = "a JSON integer, written without a fraction or an exponent (200, not 200.0 or 2e2)"
+
 
 class StrictInteger(fields.Integer):
-    """A JSON integer only: no strings, no fractions and no booleans (``true`` is an int in
-    Python, and a stake of ``true`` must be refused, not read as 1). ``5.0`` is accepted as 5:
-    JSON and JSON Schema do not tell it from ``5``, so the OpenAPI "integer" admits it."""
+    """A JSON integer only, as the client wrote it: no strings, no booleans (``true`` is an
+    int in Python, and a stake of ``true`` must be refused, not read as 1), and no number
+    written with a fraction or an exponent, ``200.0`` and ``2e2`` included. The body parser
+    (api/body.py) reads those as ``Decimal``, so nothing is rounded: ``100.00000000000000001``
+    would be the float 100. JSON Schema's "integer" cannot tell ``200.0`` from ``200``; the
+    field's description in the document says so."""
+
+    default_error_messages = {"invalid": f"Not a valid integer: {INTEGER_ONLY}."}
 
     def __init__(self, **kwargs):
-        super().__init__(strict=True, **kwargs)
+        metadata = kwargs.pop("metadata", {})
+        description = metadata.get("description")
+        note = INTEGER_ONLY if not description else f"{description}; {INTEGER_ONLY}"
+        super().__init__(strict=True, metadata={**metadata, "description": note}, **kwargs)
 
     def _validated(self, value):
-        if isinstance(value, bool):
-            raise ValidationError("Not a valid integer.")
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.make_error("invalid")
         return super()._validated(value)
 
 
@@ -60,11 +70,19 @@ class OptionValue(fields.Raw):
             problem = text_problem(value, visible=False)
             if problem is not None:
                 raise ValidationError(f"Not valid text: it {problem}.")
+        if isinstance(value, Decimal | float):  # api/body.py reads 2.5 and 2e2 as Decimal
+            raise ValidationError(f"Not a valid option: a number is {INTEGER_ONLY}.")
         return super()._deserialize(value, attr, data, **kwargs)
 
 
-def amount(**kwargs) -> StrictInteger:
-    return StrictInteger(validate=validate.Range(min=1, max=MAX_AMOUNT), **kwargs)
+def amount(minimum: int = 1, **kwargs) -> StrictInteger:
+    """Money: a whole number of minor units, ``minimum`` to ``MAX_AMOUNT``, as a JSON integer."""
+    invalid = f"Not valid money: a whole number of minor units, {INTEGER_ONLY}."
+    return StrictInteger(
+        validate=validate.Range(min=minimum, max=MAX_AMOUNT),
+        error_messages={"invalid": invalid},
+        **kwargs,
+    )
 
 
 def player_id(**kwargs) -> fields.UUID:

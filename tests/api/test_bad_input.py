@@ -3,6 +3,7 @@ nothing: not to the ledger, not to the shoe vault, not to the API's own store.""
 
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -117,3 +118,134 @@ def test_a_table_option_beyond_the_amount_bound_is_a_422_naming_it(
     data = f'{{"family": "{family}", "options": {{"{option}": {value}}}}}'.encode()
     body = problem_of(send(app, client, admin_key, "/v1/tables", data), 422, "invalid-rules")
     assert body["detail"].startswith(f"{option} must be at most 1000000000000")
+
+
+# -- bodies that are not JSON, or not JSON this API reads -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (b'{"amount": 5', "not valid JSON"),
+        (b'{"amount": 5,}', "not valid JSON"),
+        (b'{"amount": NaN}', "NaN is not a JSON number"),
+        (b'{"amount": -Infinity}', "-Infinity is not a JSON number"),
+        (b'{"amount": 5, "amount": 7}', "'amount' appears twice"),
+        (b'{"amount": ' + b"9" * 5000 + b"}", "an integer of 5000 digits"),
+        (b'{"amount": 5, "x": ' + b"[" * 5000 + b"]" * 5000 + b"}", "deeper than 32 levels"),
+        (b'{"amount": 5, "x": ' + b'{"a":' * 40 + b"1" + b"}" * 40 + b"}", "deeper than 32"),
+        (b'{"amount": 5, "x": ' + b"[" * 500 + b"]" * 500 + b"}", "deeper than 32 levels"),
+        (b'{"name": "\xe9"}', "not UTF-8"),
+        (b'\xef\xbb\xbf{"amount": 5}', "not valid JSON"),
+        (b"   ", "not valid JSON"),
+    ],
+)
+def test_a_body_that_is_not_json_is_a_400_saying_why(app, client, admin_key, world, data, says):
+    path = f"/v1/players/{world['player']}/deposits"
+    for headers in ({}, {"Idempotency-Key": "k1"}):  # the fingerprint reads it first
+        response = send(app, client, admin_key, path, data, **headers)
+        assert says in problem_of(response, 400, "malformed-json")["detail"]
+
+
+def test_a_deeply_nested_table_option_is_a_400_not_a_500(app, client, admin_key):
+    data = b'{"family": "casino", "options": ' + b'{"a":' * 5000 + b"1" + b"}" * 5000 + b"}"
+    problem_of(send(app, client, admin_key, "/v1/tables", data), 400, "malformed-json")
+
+
+@pytest.mark.parametrize(
+    "number", ["100.00000000000000001", "100.0", "1e2", "1E+2", "999999999999.9999999", "1e999"]
+)
+def test_money_written_with_a_fraction_or_an_exponent_is_refused_not_rounded(
+    app, client, admin_key, world, number
+):
+    path = f"/v1/players/{world['player']}/deposits"
+    body = problem_of(
+        send(app, client, admin_key, path, f'{{"amount": {number}}}'.encode()),
+        422,
+        "validation-error",
+    )
+    assert list(body["errors"]) == ["amount"]
+    assert "whole number of minor units" in body["errors"]["amount"][0]
+
+
+def test_a_stake_and_a_seat_written_with_a_fraction_are_refused(app, client, admin_key, world):
+    stake = b'{"action": "stake", "amount": 200.0}'
+    body = problem_of(
+        send(app, client, admin_key, f"/v1/rounds/{world['round']}/actions", stake),
+        422,
+        "validation-error",
+    )
+    assert list(body["errors"]) == ["amount"]
+    seat = f'{{"player_id": "{world["player"]}", "seat": 2.0}}'.encode()
+    body = problem_of(
+        send(app, client, admin_key, f"/v1/tables/{world['table']}/seats", seat),
+        422,
+        "validation-error",
+    )
+    assert list(body["errors"]) == ["seat"]
+
+
+def test_a_table_option_written_with_a_fraction_is_refused(app, client, admin_key):
+    data = b'{"family": "casino", "options": {"min_stake": 200.0}}'
+    body = problem_of(send(app, client, admin_key, "/v1/tables", data), 422, "validation-error")
+    assert list(body["errors"]["options"]["min_stake"]) == ["value"]
+
+
+def test_money_as_a_json_integer_is_accepted(app, client, admin_key, world):
+    response = client.post(
+        f"/v1/players/{world['player']}/deposits",
+        data=b'{"amount": 100}',
+        headers={"Authorization": f"Bearer {admin_key}", "Content-Type": "application/json"},
+    )
+    assert response.status_code == 200 and response.json["balance"] == 100_100
+
+
+# -- content types and sizes --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"],
+)
+@pytest.mark.parametrize(
+    ("path", "data"),
+    [
+        ("/v1/players", b'{"name": "Zed"}'),
+        ("/v1/players/{player}/deposits", b'{"amount": 5}'),
+        ("/v1/tables/{table}/rounds", b'{"cut": 5}'),
+    ],
+)
+def test_a_body_not_sent_as_json_is_a_415(app, client, admin_key, world, content_type, path, data):
+    path = path.format(**world)
+    body = problem_of(
+        send(app, client, admin_key, path, data, content_type), 415, "unsupported-media-type"
+    )
+    assert "application/json" in body["detail"]
+
+
+def test_json_media_types_with_parameters_or_a_json_suffix_are_accepted(app, client, admin_key):
+    for content_type in ("application/json; charset=utf-8", "application/vnd.ledger+json"):
+        made = client.post(
+            "/v1/players",
+            data=b'{"name": "Zed"}',
+            headers={"Authorization": f"Bearer {admin_key}", "Content-Type": content_type},
+        )
+        assert made.status_code == 201, made.json
+
+
+def test_a_chunked_body_over_the_limit_is_a_413_as_with_a_content_length(app, client, admin_key):
+    data = b'{"name": "' + b"a" * 70_000 + b'"}'
+    before = positions(app)
+    response = client.post(
+        "/v1/players",
+        input_stream=io.BytesIO(data),
+        headers={
+            "Authorization": f"Bearer {admin_key}",
+            "Content-Type": "application/json",
+            "Transfer-Encoding": "chunked",
+        },
+        # What gunicorn and werkzeug's server say of a chunked body they de-chunk.
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+    assert positions(app) == before
+    assert "65536" in problem_of(response, 413, "payload-too-large")["detail"]
