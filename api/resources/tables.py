@@ -25,6 +25,7 @@ from api.schemas.tables import (
     PoolPayoutSchema,
     SeatCreateSchema,
     SeatSchema,
+    TableCloseSchema,
     TableCreateSchema,
     TableResultSchema,
     TableSchema,
@@ -176,8 +177,9 @@ def pay_from_pool(body, table_id):
 @blp.route("/<uuid:table_id>/close", methods=["POST"])
 @require("admin")
 @idempotent
+@blp.arguments(TableCloseSchema(), required=False)
 @blp.response(200, TableResultSchema)
-def close(table_id):
+def close(_body, table_id):
     return ledger().close_table(str(table_id), command_id=command_id())
 
 

@@ -52,6 +52,10 @@ class PoolPayoutSchema(Request):
     reason = Text(required=True, validate=validate.Length(min=1, max=200))
 
 
+class TableCloseSchema(Request):
+    """Closing takes no fields: send ``{}`` or no body at all (any field is refused, 422)."""
+
+
 class SeatSchema(PositionSchema):
     table_id = fields.String()
     seat = fields.Integer()

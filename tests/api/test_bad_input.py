@@ -212,6 +212,7 @@ def test_money_as_a_json_integer_is_accepted(app, client, admin_key, world):
     [
         ("/v1/players", b'{"name": "Zed"}'),
         ("/v1/players/{player}/deposits", b'{"amount": 5}'),
+        ("/v1/tables/{table}/close", b"{}"),
         ("/v1/tables/{table}/rounds", b'{"cut": 5}'),
     ],
 )
@@ -249,3 +250,34 @@ def test_a_chunked_body_over_the_limit_is_a_413_as_with_a_content_length(app, cl
     )
     assert positions(app) == before
     assert "65536" in problem_of(response, 413, "payload-too-large")["detail"]
+
+
+# -- unknown fields ----------------------------------------------------------------------------
+
+
+def _post_operations(app):
+    """Every POST route of the API (its werkzeug rule)."""
+    for rule in app.url_map.iter_rules():
+        if "POST" in rule.methods and rule.rule.startswith("/v1/"):
+            yield rule.rule
+
+
+def test_every_command_refuses_an_unknown_field(app, client, admin_key, world):
+    ids = {"table_id": world["table"], "player_id": world["player"], "round_id": world["round"]}
+    paths = sorted(_post_operations(app))
+    assert "/v1/tables/<uuid:table_id>/close" in paths
+    for rule in paths:
+        path = rule
+        for name, value in ids.items():
+            path = path.replace(f"<uuid:{name}>", value)
+        body = problem_of(send(app, client, admin_key, path, b'{"x": 1}'), 422, "validation-error")
+        assert body["errors"].get("x") == ["Unknown field."], (rule, body)
+
+
+def test_a_table_closes_with_an_empty_object_or_no_body(app, client, admin_key):
+    auth = {"Authorization": f"Bearer {admin_key}"}
+    ledger = app.extensions["ledger"]
+    for body in ({}, None):
+        tid = ledger.open_table("casino", {})["table_id"]
+        closed = client.post(f"/v1/tables/{tid}/close", json=body, headers=auth)
+        assert closed.status_code == 200 and closed.json["closed"] is True
