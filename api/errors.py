@@ -53,6 +53,11 @@ class ProblemSchema(Schema):
     )
     wanted = fields.Integer(metadata={"description": "503 only: the position asked for"})
     reached = fields.Integer(metadata={"description": "503 only: the position reached"})
+    projection = fields.String(
+        metadata={
+            "description": "503 projection-superseded only: the read model newer code rebuilt"
+        }
+    )
     errors = fields.Dict(
         keys=fields.String(),
         values=fields.Raw(),
