@@ -56,6 +56,7 @@ SUMMARIES = {
     "post /v1/tables": "Open a table",
     "get /v1/tables/{table_id}": "A table: rules, seats, dealer, rounds",
     "post /v1/tables/{table_id}/seats": "Seat a player",
+    "get /v1/tables/{table_id}/seats/{seat}": "Who sits in a seat",
     "delete /v1/tables/{table_id}/seats/{seat}": "Leave a seat",
     "post /v1/tables/{table_id}/dealer": "Choose the dealer",
     "post /v1/tables/{table_id}/deal-sales": "Sell the deal (VU-31)",

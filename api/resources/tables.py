@@ -32,6 +32,7 @@ from api.schemas.tables import (
 )
 from api.visibility import round_view
 from ledger.domain.table import Table
+from ledger.errors import UnknownSeat
 from replay.projections import queries
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Tables and seats")
@@ -113,6 +114,19 @@ def seat(body, table_id):
     return created(
         {**done, "table_id": str(table_id)}, f"/v1/tables/{table_id}/seats/{done['seat']}"
     )
+
+
+@blp.route("/<uuid:table_id>/seats/<int:seat>", methods=["GET"])
+@require(*ANY_ROLE)
+@blp.response(200, SeatSchema)
+def get_seat(table_id, seat):
+    """Who sits in a seat: what ``POST /v1/tables/{table_id}/seats`` names in its
+    ``Location``. An empty seat is a 404 (the table lists every occupied seat)."""
+    table = ledger().get_table(str(table_id))
+    occupant = table.seats.get(str(seat))
+    if occupant is None:
+        raise UnknownSeat(f"seat {seat} of table {table_id} is empty")
+    return {"table_id": str(table.id), "seat": seat, "player_id": occupant}
 
 
 @blp.route("/<uuid:table_id>/seats/<int:seat>", methods=["DELETE"])
