@@ -281,3 +281,35 @@ def test_a_table_closes_with_an_empty_object_or_no_body(app, client, admin_key):
         tid = ledger.open_table("casino", {})["table_id"]
         closed = client.post(f"/v1/tables/{tid}/close", json=body, headers=auth)
         assert closed.status_code == 200 and closed.json["closed"] is True
+
+
+# -- cursors of the table's feed -----------------------------------------------------------------
+
+
+def test_a_feed_cursor_beyond_the_logs_head_is_a_422_not_a_next_page(app, client, admin_key, world):
+    head = app.extensions["ledger"].recorder.max_notification_id()
+    auth = {"Authorization": f"Bearer {admin_key}"}
+    path = f"/v1/tables/{world['table']}/events"
+    at_head = client.get(f"{path}?after={head}", headers=auth)
+    assert at_head.status_code == 200 and at_head.json == {"items": [], "next": head, "more": False}
+    for after in (head + 1, 2**63 - 1):
+        body = problem_of(
+            client.get(f"{path}?after={after}", headers=auth), 422, "cursor-beyond-log"
+        )
+        assert body["detail"].startswith(
+            f"after={after} is beyond the log's last position ({head})"
+        )
+    problem_of(client.get(f"{path}?after={2**63}", headers=auth), 422, "validation-error")
+    stream = f"{path}/stream?timeout=0&after={head + 1}"
+    problem_of(client.get(stream, headers=auth), 422, "cursor-beyond-log")
+
+
+@pytest.mark.parametrize("last", ["abc", "١٢", "²", "-1", "1.0", "99999999999999999999999"])
+def test_a_last_event_id_that_is_not_a_position_of_the_log_is_a_400(
+    app, client, admin_key, world, last
+):
+    response = client.get(
+        f"/v1/tables/{world['table']}/events/stream?timeout=0",
+        headers={"Authorization": f"Bearer {admin_key}", "Last-Event-ID": last},
+    )
+    assert "Last-Event-ID" in problem_of(response, 400, "bad-last-event-id")["detail"]
