@@ -129,6 +129,7 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
         }
     )
     wrapper._apidoc = doc  # type: ignore[attr-defined]
+    wrapper._idempotent = True  # type: ignore[attr-defined]  # for api/responses.py
     return wrapper
 
 

@@ -14,16 +14,19 @@ from api.body import Blueprint
 from api.errors import problem
 from api.resources.common import ledger, table_members
 from api.resources.feed import table_page
+from api.responses import answers
 from api.schemas.events import EventPageSchema, EventQuerySchema, StreamQuerySchema
 
 blp = Blueprint("events", __name__, url_prefix="/v1/tables", description="Event feeds")
 
 ANY_ROLE = ("admin", "auditor", "dealer", "player")
 POLL_SECONDS = 0.5
+BEYOND = "cursor-beyond-log: `after` is beyond the log's last position"
 
 
 @blp.route("/<uuid:table_id>/events")
 @require(*ANY_ROLE)
+@answers(422, BEYOND)
 @blp.arguments(EventQuerySchema(), location="query")
 @blp.response(200, EventPageSchema)
 def page(args, table_id):
@@ -60,6 +63,8 @@ def _within_the_log(after: int) -> None:
 
 @blp.route("/<uuid:table_id>/events/stream")
 @require(*ANY_ROLE)
+@answers(400, "bad-last-event-id: Last-Event-ID is not a position of the log (ASCII digits)")
+@answers(422, BEYOND)
 @blp.arguments(StreamQuerySchema(), location="query")
 @blp.doc(
     responses={

@@ -133,13 +133,17 @@ def test_problem_helper(app):
 
 
 def test_openapi_declares_problem_and_bearer_scheme(app, probe):
-    spec = app.extensions["api"].spec.to_dict()
+    from api.openapi import build_spec
+
+    spec = build_spec(app)
     assert "Problem" in spec["components"]["schemas"]
     assert spec["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
     post = spec["paths"]["/v1/_probe/players"]["post"]
     assert post["security"] == [{"bearerAuth": []}]
-    assert {"401", "403"} <= {str(code) for code in post["responses"]}
+    assert {"400", "401", "403", "413", "415", "422"} <= set(post["responses"])
     assert any(p["name"] == "Idempotency-Key" for p in post["parameters"])
+    # A read any key may make has no role to refuse.
+    assert "403" not in spec["paths"]["/v1/_probe/anyone"]["get"]["responses"]
 
 
 def test_shared_error_responses_are_documented_as_problems(app, probe):
