@@ -225,9 +225,7 @@ def responses_html(responses: dict[str, Any], spec: dict[str, Any]) -> str:
         )
     return (
         "<h4>Responses</h4><table><tr><th>Status</th><th>Description</th><th>Body</th>"
-        "<th>Headers</th></tr>"
-        + "".join(rows)
-        + "</table>"
+        "<th>Headers</th></tr>" + "".join(rows) + "</table>"
     )
 
 
