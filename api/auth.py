@@ -126,20 +126,11 @@ def require(*roles: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
             g.key = caller
             return view(*args, **kwargs)
 
-        # flask-smorest reads the docs from ``_apidoc``: add the security requirement and the
-        # two refusals without touching the wrapped view's own dict.
+        # flask-smorest reads the docs from ``_apidoc``: add the security requirement without
+        # touching the wrapped view's own dict. The refusals (401, and 403 where a role can be
+        # refused) are documented per operation by api/responses.py, which knows the method.
         doc = deepcopy(getattr(view, "_apidoc", {}))
-        manual = doc.setdefault("manual_doc", {})
-        manual.setdefault("security", [{SECURITY_SCHEME: []}])
-        responses = manual.setdefault("responses", {})
-        for status, text in ((401, "no valid API key"), (403, "the key's role may not do this")):
-            responses.setdefault(
-                status,
-                {
-                    "description": text,
-                    "content": {"application/problem+json": {"schema": "Problem"}},
-                },
-            )
+        doc.setdefault("manual_doc", {}).setdefault("security", [{SECURITY_SCHEME: []}])
         wrapper._apidoc = doc  # type: ignore[attr-defined]
         return wrapper
 

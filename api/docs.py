@@ -214,14 +214,18 @@ def responses_html(responses: dict[str, Any], spec: dict[str, Any]) -> str:
             f"<code>{escape(media)}</code>: {type_text(c.get('schema', {}))}"
             for media, c in content.items()
         )
+        headers = "<br>".join(
+            f"<code>{escape(name)}</code>{'' if header.get('required') else ' (optional)'}"
+            for name, header in sorted(response.get("headers", {}).items())
+        )
         rows.append(
             f"<tr><td><code>{escape(status)}</code></td>"
-            f"<td>{escape(response.get('description', ''))}</td><td>{bodies}</td></tr>"
+            f"<td>{escape(response.get('description', ''))}</td><td>{bodies}</td>"
+            f"<td>{headers}</td></tr>"
         )
     return (
-        "<h4>Responses</h4><table><tr><th>Status</th><th>Description</th><th>Body</th></tr>"
-        + "".join(rows)
-        + "</table>"
+        "<h4>Responses</h4><table><tr><th>Status</th><th>Description</th><th>Body</th>"
+        "<th>Headers</th></tr>" + "".join(rows) + "</table>"
     )
 
 

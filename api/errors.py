@@ -17,6 +17,7 @@ from marshmallow import Schema, fields
 from werkzeug.exceptions import HTTPException
 
 from ledger import errors as ledger_errors
+from ledger.text import shown
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 TYPE_BASE = "https://twenty-one-ledger.example/problems/"
@@ -32,7 +33,6 @@ _HTTP_KINDS = {
     413: "payload-too-large",
     415: "unsupported-media-type",
     422: "validation-error",
-    428: "precondition-required",
     500: "internal-error",
     503: "projection-lag",
 }
@@ -53,6 +53,11 @@ class ProblemSchema(Schema):
     )
     wanted = fields.Integer(metadata={"description": "503 only: the position asked for"})
     reached = fields.Integer(metadata={"description": "503 only: the position reached"})
+    projection = fields.String(
+        metadata={
+            "description": "503 projection-superseded only: the read model newer code rebuilt"
+        }
+    )
     errors = fields.Dict(
         keys=fields.String(),
         values=fields.Raw(),
@@ -69,10 +74,24 @@ def problem(status: int, title: str, detail: str | None = None, **extra: Any) ->
     if detail:
         body["detail"] = detail
     body.update({k: v for k, v in extra.items() if v is not None})
-    response = Response(json.dumps(body, default=str), status=status, mimetype=PROBLEM_MEDIA_TYPE)
+    text = json.dumps(_printable(body), default=str)
+    response = Response(text, status=status, mimetype=PROBLEM_MEDIA_TYPE)
     for name, value in headers.items():
         response.headers[name] = value
     return response
+
+
+def _printable(value: Any) -> Any:
+    """``value`` with every lone surrogate (a refused field's name or text, echoed back)
+    written as ``\\udXXX``: a strict JSON parser refuses ``"\\ud800"``, and a problem
+    document must parse everywhere."""
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, dict):
+        return {_printable(k): _printable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_printable(v) for v in value]
+    return value
 
 
 def status_for(error: ledger_errors.LedgerError) -> int:
@@ -122,22 +141,16 @@ def handle_http_exception(error: HTTPException) -> Response:
     headers = {k: v for k, v in error.get_headers() if k in _KEPT_HEADERS}
     headers.update(data.get("headers") or {})
     messages = data.get("messages")
-    if status == 400 and _is_bad_json(messages):
-        return problem(
-            400, "Malformed JSON", "the request body is not valid JSON", kind="malformed-json"
-        )
+    kind = getattr(error, "kind", None)  # api/body.py's MalformedJson names its own
+    if kind is not None:
+        title = getattr(error, "title", None) or _title(kind)
+        return problem(status, title, error.description, kind=kind, headers=headers)
     detail = data.get("message") or error.description
     if messages is not None:
         errors = _field_errors(messages)
         return problem(status, "Validation error", "the request is invalid", errors=errors)
     title = error.name if status != 422 else "Validation error"
     return problem(status, title, detail, headers=headers)
-
-
-def _is_bad_json(messages: Any) -> bool:
-    """webargs reports an unparsable body as a 400 with "Invalid JSON body." under json."""
-    text = json.dumps(messages, default=str) if messages is not None else ""
-    return "Invalid JSON" in text
 
 
 def handle_projection_lag(error: Any) -> Response:

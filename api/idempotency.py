@@ -23,26 +23,39 @@ from copy import deepcopy
 from typing import Any
 
 from flask import Response, current_app, g, make_response, request
+from marshmallow import missing
+from werkzeug.exceptions import UnsupportedMediaType
 
+from api.body import MalformedJson, body_bytes, json_body
 from api.errors import problem
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
 MAX_LENGTH = 200
 # Response headers replayed with the body (the rest are recomputed by Flask).
-KEPT_HEADERS = ("Location", "ETag")
+KEPT_HEADERS = ("Location",)
 
 
 def request_fingerprint() -> str:
     """Method, path (with query) and body; a JSON body is canonicalised so a retry that
-    reorders keys or whitespace is still the same request."""
-    raw = request.get_data(cache=True)
+    reorders keys or whitespace is still the same request. The body is read as the view reads
+    it (api/body.py); one the view will refuse (415, 400) is taken as it came."""
+    raw = body_bytes()  # 413 when over the limit
     try:
-        body = json.dumps(json.loads(raw), sort_keys=True, separators=(",", ":")).encode()
-    except ValueError:
+        parsed = json_body()
+    except (MalformedJson, UnsupportedMediaType):
         body = raw
+    else:
+        # A number with a fraction or an exponent (Decimal) is written as its text: no body
+        # holding one is ever accepted (money is a JSON integer), so none is ever replayed.
+        canonical = "" if parsed is missing else _canonical(parsed)
+        body = canonical.encode()
     digest = hashlib.sha256(body).hexdigest()
     return f"{request.method} {request.full_path.rstrip('?')} {digest}"
+
+
+def _canonical(value: object) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)
 
 
 def command_id_for(key_id: str, idem: str) -> str:
@@ -116,6 +129,7 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
         }
     )
     wrapper._apidoc = doc  # type: ignore[attr-defined]
+    wrapper._idempotent = True  # type: ignore[attr-defined]  # for api/responses.py
     return wrapper
 
 

@@ -18,13 +18,12 @@ from typing import Any
 
 from flask import Flask
 
-from api import auth
+from api import auth, responses
 from api.auth import ROLES
 
 COMMITTED = Path(__file__).resolve().parent.parent / "schemas" / "openapi.json"
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options")
 _SAFE = ("get", "head", "options")
-_PROBLEM = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 
 DESCRIPTION = """\
 Every command and view of the Twenty-One Ledger over HTTP.
@@ -36,9 +35,16 @@ Every command and view of the Twenty-One Ledger over HTTP.
   in `x-roles`.
 * **Errors** are RFC 9457 problem documents (`application/problem+json`): `type`, `title`,
   `status`, `detail`, plus `clause` (the rule that refused) and `errors` (field -> messages).
-  400 malformed JSON, 401 no or bad key, 403 a role or player that may not, 404 unknown
-  resource, 409 a rule, turn, phase or concurrency refusal, 413 an oversized body, 422 a body
-  that fails its schema.
+  Each operation lists the statuses it can answer and why: 400 a body that is not JSON, a bad
+  `Idempotency-Key` or `Last-Event-ID`; 401 no or bad key; 403 a role or player that may not;
+  404 an unknown resource; 409 a rule, turn, phase or concurrency refusal; 413 a body of 64 KiB
+  or more; 415 a body not sent as `application/json`; 422 a body or query that fails its
+  schema, a command the ledger refuses as given, a reused `Idempotency-Key`; 503 read models
+  behind or newer than this server. A refused request writes nothing.
+* **Input**: bodies are JSON objects in UTF-8 and refuse unknown members. Numbers are JSON
+  integers written without a fraction or an exponent (`200`, never `200.0` or `2e2`: money
+  is never rounded). Text holds no control characters or lone surrogates, and a name shows
+  at least one visible character (the `pattern`s say so).
 * **Retries**: every POST accepts an `Idempotency-Key` header; a retry with the same key and
   body returns the first response and writes nothing.
 * **Paging**: `GET /v1/tables/{table_id}/events?after=CURSOR&limit=N` returns `items` and
@@ -56,6 +62,7 @@ SUMMARIES = {
     "post /v1/tables": "Open a table",
     "get /v1/tables/{table_id}": "A table: rules, seats, dealer, rounds",
     "post /v1/tables/{table_id}/seats": "Seat a player",
+    "get /v1/tables/{table_id}/seats/{seat}": "Who sits in a seat",
     "delete /v1/tables/{table_id}/seats/{seat}": "Leave a seat",
     "post /v1/tables/{table_id}/dealer": "Choose the dealer",
     "get /v1/tables/{table_id}/deal-offer": "The open offer of the deal (VU-31)",
@@ -168,6 +175,14 @@ def _roles_by_operation(app: Flask) -> dict[tuple[str, str], list[str]]:
     return found
 
 
+def _views_by_operation(app: Flask) -> dict[tuple[str, str], Any]:
+    return {
+        (spec_path(rule.rule), method.lower()): app.view_functions[rule.endpoint]
+        for rule in app.url_map.iter_rules()
+        for method in rule.methods or ()
+    }
+
+
 def build_spec(app: Flask) -> dict[str, Any]:
     """The app's OpenAPI document (a fresh dict; callers may change it)."""
     doc = copy.deepcopy(app.extensions["api"].spec.to_dict())
@@ -181,6 +196,7 @@ def build_spec(app: Flask) -> dict[str, Any]:
     if not any(tag.get("name") == "service" for tag in tags):
         tags.append({"name": "service", "description": "Health, this document and its docs"})
     roles = _roles_by_operation(app)
+    views = _views_by_operation(app)
     for path, item in paths.items():
         for method in METHODS:
             operation = item.get(method)
@@ -192,11 +208,10 @@ def build_spec(app: Flask) -> dict[str, Any]:
                 operation["summary"] = SUMMARIES[key]
             if (path, method) in roles:
                 operation["x-roles"] = roles[(path, method)]
-            # Any route may answer 404/405/413 etc.; say so for the public ones too.
-            operation["responses"].setdefault(
-                "default", {"description": "Problem", "content": copy.deepcopy(_PROBLEM)}
-            )
+            view = views.get((path, method))
+            responses.document(operation, view, method, path, roles.get((path, method)), ROLES)
     _drop_unused(doc, ("Error", "PaginationMetadata"))
+    _drop_unused_responses(doc)
     return doc
 
 
@@ -207,6 +222,17 @@ def _drop_unused(doc: dict[str, Any], names: tuple[str, ...]) -> None:
         text = json.dumps(doc)
         if name in schemas and f'"#/components/schemas/{name}"' not in text:
             del schemas[name]
+
+
+def _drop_unused_responses(doc: dict[str, Any]) -> None:
+    """flask-smorest's shared error responses (422, default) are replaced per operation."""
+    shared = doc["components"].get("responses", {})
+    text = json.dumps(doc["paths"])
+    for name in list(shared):
+        if f'"#/components/responses/{name}"' not in text:
+            del shared[name]
+    if not shared:
+        doc["components"].pop("responses", None)
 
 
 def render(doc: dict[str, Any]) -> str:

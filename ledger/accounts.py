@@ -15,6 +15,10 @@ from __future__ import annotations
 from uuid import UUID
 
 CASHIER = "cashier"
+# The most one amount may be, in minor units: a deposit, a stake, a price, a table's limit or
+# any other money option. Far above any table's stakes, and it keeps every sum the books make
+# of a few such amounts within 64 bits (the stores' and the hash chain's integers).
+MAX_AMOUNT = 10**12
 
 
 def player(player_id: UUID | str) -> str:

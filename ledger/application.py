@@ -15,6 +15,7 @@ from eventsourcing.persistence import IntegrityError, Transcoder
 from eventsourcing.utils import get_topic
 
 from ledger import accounts, deal_sales
+from ledger.accounts import MAX_AMOUNT
 from ledger.config import env_bool, sibling_store_env
 from ledger.domain.chain import project, snapshot_state
 from ledger.domain.command import CommandRecord, command_record_id, fingerprint
@@ -38,6 +39,7 @@ from ledger.repository import LedgerRepository
 from ledger.rules import RuleSet, rules_for, rules_from_record
 from ledger.shoes import RoundCards, ShoeService
 from ledger.startup import ConcurrentStartup
+from ledger.text import check_text
 from ledger.transcoder import OrjsonTranscoder
 from ledger.unit_of_work import LedgerProcessingEvent, UnitOfWork
 from ledger.vault import ShoeVault
@@ -72,9 +74,10 @@ HAND_DEALER_ACTIONS = ("serve_two", "serve_out_of_order", "false_division")
 
 
 def _positive_amount(amount: Any, what: str) -> int:
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+    if isinstance(amount, bool) or not isinstance(amount, int) or not 0 < amount <= MAX_AMOUNT:
         raise InvalidCommand(
-            f"{what} must be a positive whole number of minor units, got {amount!r}"
+            f"{what} must be a positive whole number of minor units up to {MAX_AMOUNT}, "
+            f"got {amount!r}"
         )
     return amount
 
@@ -221,8 +224,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
     def register_player(
         self, name: str, *, actor: str = ADMIN, command_id: str | None = None
     ) -> dict:
-        if not isinstance(name, str) or not name.strip() or len(name) > 100:
-            raise InvalidCommand("a player's name is 1 to 100 characters")
+        check_text(name, "a player's name", max_length=100)
 
         def body(uow: UnitOfWork) -> dict:
             player = uow.add(Player.register(name=name.strip(), actor=actor))
@@ -272,6 +274,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
         actor: str = ADMIN,
         command_id: str | None = None,
     ) -> dict:
+        check_text(name, "a table's name", max_length=100, visible=name != "")
         rules = rules_for(family, options)
 
         def body(uow: UnitOfWork) -> dict:
@@ -770,8 +773,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
         command_id: str | None = None,
     ) -> dict:
         amount = _positive_amount(amount, "a pool payout")
-        if not isinstance(reason, str) or not reason.strip():
-            raise InvalidCommand("a pool payout states its reason (VU-28)")
+        check_text(reason, "a pool payout's reason (VU-28)", max_length=200)
 
         def body(uow: UnitOfWork) -> dict:
             uow.prefetch(table_id, recipient)

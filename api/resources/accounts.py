@@ -3,10 +3,9 @@ admins and auditors; a player reads his own wallet at ``/v1/players/{id}/bankrol
 
 from __future__ import annotations
 
-from flask_smorest import Blueprint
-
 from api import read_models
 from api.auth import require
+from api.body import Blueprint
 from api.schemas.history import AccountSchema, MovementArgsSchema
 from ledger.errors import NotFound
 from replay.projections import queries

@@ -7,36 +7,64 @@ import json
 import time
 
 from flask import Response, g, request, stream_with_context
-from flask_smorest import Blueprint
+from werkzeug.exceptions import UnprocessableEntity
 
 from api.auth import require
+from api.body import Blueprint
+from api.errors import problem
 from api.resources.common import ledger, table_members
 from api.resources.feed import table_page
+from api.responses import answers
 from api.schemas.events import EventPageSchema, EventQuerySchema, StreamQuerySchema
-from ledger.errors import InvalidCommand
 
 blp = Blueprint("events", __name__, url_prefix="/v1/tables", description="Event feeds")
 
 ANY_ROLE = ("admin", "auditor", "dealer", "player")
 POLL_SECONDS = 0.5
+BEYOND = "cursor-beyond-log: `after` is beyond the log's last position"
 
 
 @blp.route("/<uuid:table_id>/events")
 @require(*ANY_ROLE)
+@answers(422, BEYOND)
 @blp.arguments(EventQuerySchema(), location="query")
 @blp.response(200, EventPageSchema)
 def page(args, table_id):
     """The table's events after position ``after`` (masked for the caller); pass ``next``
     as ``after`` to get the following page. An empty page still advances ``next`` past
     other tables' events; while ``more`` is true, ask again at once."""
+    _within_the_log(args["after"])
     items, cursor, more = table_page(
         ledger(), table_members(), str(table_id), g.key, args["after"], args["limit"]
     )
     return {"items": items, "next": cursor, "more": more}
 
 
+def _head() -> int:
+    return ledger().recorder.max_notification_id() or 0
+
+
+class CursorBeyondLog(UnprocessableEntity):
+    """422 ``cursor-beyond-log``: the request is well formed, the log is not there yet."""
+
+    kind = "cursor-beyond-log"
+    title = "Cursor beyond the log"
+
+
+def _within_the_log(after: int) -> None:
+    """A cursor is a position the log has reached (every ``next`` is): one beyond it would
+    come back as ``next`` and silently skip the events written up to it."""
+    head = _head()
+    if after > head:
+        raise CursorBeyondLog(
+            f"after={after} is beyond the log's last position ({head}): pass 0 or a page's next"
+        )
+
+
 @blp.route("/<uuid:table_id>/events/stream")
 @require(*ANY_ROLE)
+@answers(400, "bad-last-event-id: Last-Event-ID is not a position of the log (ASCII digits)")
+@answers(422, BEYOND)
 @blp.arguments(StreamQuerySchema(), location="query")
 @blp.doc(
     responses={
@@ -53,9 +81,18 @@ def stream(args, table_id):
     after = args["after"]
     if after is None:
         last = request.headers.get("Last-Event-ID", "0") or "0"
-        if not last.isdigit():
-            raise InvalidCommand("Last-Event-ID must be a notification position")
+        # ASCII digits only: str.isdigit() also takes "١٢" and "²", which int() reads or not.
+        if not (last.isascii() and last.isdigit()) or int(last) > _head():
+            return problem(
+                400,
+                "Bad Last-Event-ID",
+                f"Last-Event-ID must be a position the log has reached (0 to {_head()}), "
+                f"in ASCII digits; got {last[:40]!r}",
+                kind="bad-last-event-id",
+            )
         after = int(last)
+    else:
+        _within_the_log(after)
     app.get_table(tid)  # an unknown table is a 404 now, not mid-stream
     deadline = time.monotonic() + args["timeout"]
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from uuid import UUID
 
-from flask_smorest import Blueprint
-
 from api import read_models
 from api.auth import require
+from api.body import Blueprint
 from api.idempotency import idempotent
 from api.resources.common import command_id, created, is_player, ledger, permit, sees_everything
+from api.responses import answers
 from api.schemas.history import (
     BankrollSchema,
     MovementArgsSchema,
@@ -22,6 +22,9 @@ from replay.projections import queries
 from replay.projections.queries import empty_account
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players and wallets")
+
+
+OWN_ONLY = "not-permitted: a player or dealer key reads only its own player"
 
 
 def _may_read(player_id: UUID) -> None:
@@ -49,6 +52,7 @@ def register(body):
 
 @blp.route("/<uuid:player_id>")
 @require("admin", "auditor", "player", "dealer")
+@answers(403, OWN_ONLY)
 @blp.response(200, PlayerSchema)
 def get_player(player_id):
     _may_read(player_id)
@@ -77,6 +81,7 @@ def withdraw(body, player_id):
 
 @blp.route("/<uuid:player_id>/bankroll")
 @require("admin", "auditor", "player", "dealer")
+@answers(403, OWN_ONLY)
 @blp.arguments(MovementArgsSchema(), location="query")
 @blp.response(200, BankrollSchema)
 def bankroll(args, player_id):
@@ -92,6 +97,7 @@ def bankroll(args, player_id):
 
 @blp.route("/<uuid:player_id>/rounds")
 @require("admin", "auditor", "player", "dealer")
+@answers(403, OWN_ONLY)
 @blp.arguments(PlayerRoundArgsSchema(), location="query")
 @blp.response(200, PlayerRoundsSchema)
 def rounds(args, player_id):

@@ -6,13 +6,14 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import g
-from flask_smorest import Blueprint
 
 from api import read_models
 from api.auth import require
+from api.body import Blueprint
 from api.idempotency import idempotent
 from api.resources.common import actor, command_id, is_admin, ledger, permit
 from api.resources.feed import round_events
+from api.responses import answers
 from api.schemas.events import EventSchema
 from api.schemas.history import ReadArgsSchema, TrailSchema
 from api.schemas.rounds import (
@@ -132,6 +133,7 @@ def events(round_id):
 
 @blp.route("/<uuid:round_id>/audit")
 @require(*ANY_ROLE)
+@answers(403, "not-permitted: a player sees only his own round's audit, once it has ended")
 @blp.response(200, RoundAuditSchema)
 def audit(round_id):
     """The audit of a disputed round (replay/audit.py): every event with its UTC time, actor,

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import g
-from flask_smorest import Blueprint
 
 from api import read_models
 from api.auth import require
+from api.body import Blueprint
 from api.idempotency import idempotent
 from api.resources.common import actor, command_id, created, is_admin, is_player, ledger, permit
 from api.schemas.history import (
@@ -24,12 +24,14 @@ from api.schemas.tables import (
     PoolPayoutSchema,
     SeatCreateSchema,
     SeatSchema,
+    TableCloseSchema,
     TableCreateSchema,
     TableResultSchema,
     TableSchema,
 )
 from api.visibility import outcome_hidden, round_view, sees_all
 from ledger.domain.table import Table
+from ledger.errors import UnknownSeat
 from replay.projections import queries
 
 blp = Blueprint("tables", __name__, url_prefix="/v1/tables", description="Tables and seats")
@@ -113,6 +115,19 @@ def seat(body, table_id):
     )
 
 
+@blp.route("/<uuid:table_id>/seats/<int:seat>", methods=["GET"])
+@require(*ANY_ROLE)
+@blp.response(200, SeatSchema)
+def get_seat(table_id, seat):
+    """Who sits in a seat: what ``POST /v1/tables/{table_id}/seats`` names in its
+    ``Location``. An empty seat is a 404 (the table lists every occupied seat)."""
+    table = ledger().get_table(str(table_id))
+    occupant = table.seats.get(str(seat))
+    if occupant is None:
+        raise UnknownSeat(f"seat {seat} of table {table_id} is empty")
+    return {"table_id": str(table.id), "seat": seat, "player_id": occupant}
+
+
 @blp.route("/<uuid:table_id>/seats/<int:seat>", methods=["DELETE"])
 @require("player")
 @blp.response(200, SeatSchema)
@@ -151,8 +166,9 @@ def pay_from_pool(body, table_id):
 @blp.route("/<uuid:table_id>/close", methods=["POST"])
 @require("admin")
 @idempotent
+@blp.arguments(TableCloseSchema(), required=False)
 @blp.response(200, TableResultSchema)
-def close(table_id):
+def close(_body, table_id):
     return ledger().close_table(str(table_id), command_id=command_id())
 
 

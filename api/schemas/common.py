@@ -2,29 +2,87 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from marshmallow import Schema, ValidationError, fields, validate
 
-MAX_AMOUNT = 10**12  # minor units; far above any table limit, keeps numbers JSON-safe
+from ledger.accounts import MAX_AMOUNT
+from ledger.text import TEXT_PATTERN, VISIBLE_TEXT_PATTERN, text_problem
+
+INTEGER_ONLY = "a JSON integer, written without a fraction or an exponent (200, not 200.0 or 2e2)"
 
 
 class StrictInteger(fields.Integer):
-    """A JSON integer only: no strings, no fractions and no booleans (``true`` is an int in
-    Python, and a stake of ``true`` must be refused, not read as 1). ``5.0`` is accepted as 5:
-    JSON and JSON Schema do not tell it from ``5``, so the OpenAPI "integer" admits it."""
+    """A JSON integer only, as the client wrote it: no strings, no booleans (``true`` is an
+    int in Python, and a stake of ``true`` must be refused, not read as 1), and no number
+    written with a fraction or an exponent, ``200.0`` and ``2e2`` included. The body parser
+    (api/body.py) reads those as ``Decimal``, so nothing is rounded: ``100.00000000000000001``
+    would be the float 100. JSON Schema's "integer" cannot tell ``200.0`` from ``200``; the
+    field's description in the document says so."""
+
+    default_error_messages = {"invalid": f"Not a valid integer: {INTEGER_ONLY}."}
 
     def __init__(self, **kwargs):
-        super().__init__(strict=True, **kwargs)
+        metadata = kwargs.pop("metadata", {})
+        description = metadata.get("description")
+        note = INTEGER_ONLY if not description else f"{description}; {INTEGER_ONLY}"
+        super().__init__(strict=True, metadata={**metadata, "description": note}, **kwargs)
 
     def _validated(self, value):
-        if isinstance(value, bool):
-            raise ValidationError("Not a valid integer.")
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.make_error("invalid")
         return super()._validated(value)
 
 
-def amount(**kwargs) -> StrictInteger:
-    return StrictInteger(validate=validate.Range(min=1, max=MAX_AMOUNT), **kwargs)
+class Text(fields.String):
+    """Text a person typed: every free-text field of a request is one. Besides being a string
+    within its length, it holds no lone surrogate (``"\\ud800"``: JSON can spell it, UTF-8
+    cannot store it), no control character and no line separator, and (``visible``, the
+    default, for names and reasons) it shows at least one visible character unless it is empty
+    (whether "" is allowed is the field's ``Length``). The ledger checks the same
+    (ledger/text.py); here the refusal is a 422 naming the field."""
+
+    def __init__(self, *, visible: bool = True, **kwargs):
+        pattern = VISIBLE_TEXT_PATTERN if visible else TEXT_PATTERN
+        kwargs["metadata"] = {"pattern": pattern, **kwargs.get("metadata", {})}
+        super().__init__(**kwargs)
+        self.visible = visible
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        problem = text_problem(text, visible=self.visible and text != "")
+        if problem is not None:
+            raise ValidationError(f"Not valid text: it {problem}.")
+        return text
+
+
+class OptionValue(fields.Raw):
+    """A table option's value: any JSON value (the rule set checks its type), but a string is
+    checked as ``Text`` is (without needing a visible character: a seed may be anything). The
+    document's ``pattern`` applies to strings only, as JSON Schema's does."""
+
+    def __init__(self, **kwargs):
+        kwargs["metadata"] = {"pattern": TEXT_PATTERN, **kwargs.get("metadata", {})}
+        super().__init__(allow_none=True, **kwargs)  # null is a value (bank_cap, fixed_bet)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str):
+            problem = text_problem(value, visible=False)
+            if problem is not None:
+                raise ValidationError(f"Not valid text: it {problem}.")
+        if isinstance(value, Decimal | float):  # api/body.py reads 2.5 and 2e2 as Decimal
+            raise ValidationError(f"Not a valid option: a number is {INTEGER_ONLY}.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def amount(minimum: int = 1, **kwargs) -> StrictInteger:
+    """Money: a whole number of minor units, ``minimum`` to ``MAX_AMOUNT``, as a JSON integer."""
+    invalid = f"Not valid money: a whole number of minor units, {INTEGER_ONLY}."
+    return StrictInteger(
+        validate=validate.Range(min=minimum, max=MAX_AMOUNT),
+        error_messages={"invalid": invalid},
+        **kwargs,
+    )
 
 
 def player_id(**kwargs) -> fields.UUID:

@@ -26,13 +26,23 @@ class EventPageSchema(Schema):
     )
 
 
+CURSOR = {"description": "a position in the log (a page's `next`), at most the log's last"}
+
+
 class EventQuerySchema(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(
+        load_default=0, validate=validate.Range(min=0, max=2**63 - 1), metadata=CURSOR
+    )
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
 class StreamQuerySchema(Schema):
-    after = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0))
+    after = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=2**63 - 1),
+        metadata={"description": f"{CURSOR['description']}; else the Last-Event-ID header"},
+    )
     timeout = fields.Float(
         load_default=30.0,
         validate=validate.Range(min=0, max=300),

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from api.schemas.common import PositionSchema, Request, amount
+from api.schemas.common import PositionSchema, Request, Text, amount
 
 
 class PlayerCreateSchema(Request):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    name = Text(required=True, validate=validate.Length(min=1, max=100))
 
 
 class AmountSchema(Request):

@@ -6,7 +6,18 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from api.schemas.common import MAX_AMOUNT, PositionSchema, Request, StrictInteger
+from api.schemas.common import (
+    INTEGER_ONLY,
+    MAX_AMOUNT,
+    PositionSchema,
+    Request,
+    StrictInteger,
+    Text,
+)
+from api.schemas.common import (
+    amount as money,
+)
+from ledger.text import VISIBLE_TEXT_PATTERN
 
 
 class StrictBoolean(fields.Boolean):
@@ -20,7 +31,12 @@ class StrictBoolean(fields.Boolean):
 
 HAND = {"type": "string", "pattern": r"^(h[0-9]{1,3}|dealer[2-4]?)$"}
 CARD = {"type": "string", "pattern": r"^[2-9TJQKA][CDHS]$"}
-AMOUNT = {"type": "integer", "minimum": 1, "maximum": MAX_AMOUNT}
+AMOUNT = {
+    "type": "integer",
+    "minimum": 1,
+    "maximum": MAX_AMOUNT,
+    "description": f"minor units, {INTEGER_ONLY}",
+}
 # Every action, the fields it requires and those it may take (besides "action" and "actor").
 ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "stake": (("amount",), ()),
@@ -59,12 +75,12 @@ class ActionSchema(Request):
 
     action = fields.String(required=True, validate=validate.OneOf(list(ACTIONS)))
     hand = fields.String(validate=validate.Regexp(HAND["pattern"]))
-    amount = StrictInteger(validate=validate.Range(min=0, max=MAX_AMOUNT))
+    amount = money(minimum=0)  # insurance may be 0 (declined); _fits_action refuses the rest
     index = StrictInteger(validate=validate.Range(min=0, max=20))
     value = StrictInteger(validate=validate.OneOf([1, 11]))
     called = StrictBoolean()
     card = fields.String(validate=validate.Regexp(CARD["pattern"]))
-    actor = fields.String(
+    actor = Text(
         validate=validate.Length(min=1, max=100),
         metadata={"description": "admin keys only: the player (or dealer) to act as"},
     )
@@ -93,11 +109,16 @@ def action_union_doc() -> dict[str, Any]:
         for field in required + optional:
             props[field] = dict(_FIELD_DOCS[field])
         if name == "insurance":
-            props["amount"] = {**AMOUNT, "minimum": 0, "description": "0 declines"}
+            props["amount"] = {
+                **AMOUNT,
+                "minimum": 0,
+                "description": f"0 declines; {AMOUNT['description']}",
+            }
         props["actor"] = {
             "type": "string",
             "minLength": 1,
             "maxLength": 100,
+            "pattern": VISIBLE_TEXT_PATTERN,
             "description": "admin keys only",
         }
         variants.append(

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from marshmallow import fields, validate
 
-from api.schemas.common import PositionSchema, Request, StrictInteger, amount
+from api.schemas.common import (
+    OptionValue,
+    PositionSchema,
+    Request,
+    StrictInteger,
+    Text,
+    amount,
+)
 
 FAMILIES = ("vingt-un", "hoyle-1913", "ochko", "casino")
 
@@ -12,11 +19,12 @@ FAMILIES = ("vingt-un", "hoyle-1913", "ochko", "casino")
 class TableCreateSchema(Request):
     family = fields.String(required=True, validate=validate.OneOf(FAMILIES))
     options = fields.Dict(
-        keys=fields.String(),
+        keys=fields.String(),  # an unknown name is the rule set's to refuse (invalid-rules)
+        values=OptionValue(),
         load_default=dict,
         metadata={"description": "the family's rule options (min_stake, max_stake, credit, …)"},
     )
-    name = fields.String(load_default="", validate=validate.Length(max=100))
+    name = Text(load_default="", validate=validate.Length(max=100))
 
 
 class SeatCreateSchema(Request):
@@ -41,7 +49,11 @@ class DealSaleSchema(Request):
 class PoolPayoutSchema(Request):
     recipient = fields.UUID(required=True)
     amount = amount(required=True)
-    reason = fields.String(required=True, validate=validate.Length(min=1, max=200))
+    reason = Text(required=True, validate=validate.Length(min=1, max=200))
+
+
+class TableCloseSchema(Request):
+    """Closing takes no fields: send ``{}`` or no body at all (any field is refused, 422)."""
 
 
 class SeatSchema(PositionSchema):

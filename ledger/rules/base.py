@@ -10,7 +10,9 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, ClassVar, Self, get_type_hints
 
+from ledger.accounts import MAX_AMOUNT
 from ledger.errors import InvalidRules
+from ledger.text import shown, text_problem
 
 ROUNDING_MODES = ("down", "half_up", "up")
 
@@ -40,7 +42,8 @@ class RuleSet:
     def from_options(cls, options: dict[str, Any] | None) -> Self:
         options = dict(options or {})
         known = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - known)
+        # Shown safely: an unknown name may be anything a caller sent (a lone surrogate even).
+        unknown = sorted(shown(str(name)) for name in set(options) - known)
         if unknown:
             raise InvalidRules(
                 f"unknown option(s) for {cls.family}: {', '.join(unknown)}; "
@@ -55,6 +58,14 @@ class RuleSet:
         return rules
 
     def validate(self) -> None:
+        for option in fields(self):  # every integer option, the families' own included
+            value = getattr(self, option.name)
+            if isinstance(value, int) and not isinstance(value, bool) and value > MAX_AMOUNT:
+                raise InvalidRules(
+                    f"{option.name} must be at most {MAX_AMOUNT} (the ledger's bound on any "
+                    f"amount, in minor units), got {value}",
+                    option=option.name,
+                )
         if self.min_stake < 1:
             raise InvalidRules("min_stake must be at least 1 minor unit", option="min_stake")
         if self.max_stake < self.min_stake:
@@ -64,6 +75,9 @@ class RuleSet:
             )
         if not 1 <= self.max_players <= 12:
             raise InvalidRules("max_players must be between 1 and 12", option="max_players")
+        problem = text_problem(self.client_seed, visible=False)
+        if problem is not None:
+            raise InvalidRules(f"client_seed {problem}", option="client_seed")
         if self.rounding not in ROUNDING_MODES:
             raise InvalidRules(
                 f"rounding must be one of {', '.join(ROUNDING_MODES)}", option="rounding"

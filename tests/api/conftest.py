@@ -51,10 +51,10 @@ def auth():
 def _probe_blueprint():
     """A throw-away blueprint exercising auth, idempotency and errors without the resources."""
     from flask import g
-    from flask_smorest import Blueprint
     from marshmallow import Schema, fields, validate
 
     from api.auth import require
+    from api.body import Blueprint
     from api.idempotency import idempotent
     from ledger import errors as ledger_errors
 

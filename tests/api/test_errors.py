@@ -133,13 +133,17 @@ def test_problem_helper(app):
 
 
 def test_openapi_declares_problem_and_bearer_scheme(app, probe):
-    spec = app.extensions["api"].spec.to_dict()
+    from api.openapi import build_spec
+
+    spec = build_spec(app)
     assert "Problem" in spec["components"]["schemas"]
     assert spec["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
     post = spec["paths"]["/v1/_probe/players"]["post"]
     assert post["security"] == [{"bearerAuth": []}]
-    assert {"401", "403"} <= {str(code) for code in post["responses"]}
+    assert {"400", "401", "403", "413", "415", "422"} <= set(post["responses"])
     assert any(p["name"] == "Idempotency-Key" for p in post["parameters"])
+    # A read any key may make has no role to refuse.
+    assert "403" not in spec["paths"]["/v1/_probe/anyone"]["get"]["responses"]
 
 
 def test_shared_error_responses_are_documented_as_problems(app, probe):
@@ -148,3 +152,41 @@ def test_shared_error_responses_are_documented_as_problems(app, probe):
         content = spec["components"]["responses"][name]["content"]
         assert list(content) == [PROBLEM_MEDIA_TYPE]
         assert content[PROBLEM_MEDIA_TYPE]["schema"] == {"$ref": "#/components/schemas/Problem"}
+
+
+def test_every_kind_of_problem_fits_the_documented_problem_schema(app, probe_client, admin_key):
+    """The Problem schema refuses members it does not name (additionalProperties: false), so
+    each handler's output is checked against it: a member added to one must be documented."""
+    from jsonschema import Draft202012Validator
+
+    from api.errors import handle_projection_lag, handle_projection_superseded
+    from api.openapi import build_spec
+    from replay.projections import ProjectionLag, ProjectionSuperseded
+
+    schema = build_spec(app)["components"]["schemas"]["Problem"]
+    assert schema["additionalProperties"] is False
+    validator = Draft202012Validator(schema)
+    auth = {"Authorization": f"Bearer {admin_key}"}
+    responses = [
+        probe_client.get("/v1/no-such-thing"),
+        probe_client.delete("/health"),
+        probe_client.get("/v1/_probe/whoami"),
+        probe_client.get("/v1/_probe/raise/OutOfTurn"),
+        probe_client.post("/v1/_probe/players", json={"nom": "x"}, headers=auth),
+        probe_client.post(
+            "/v1/_probe/players", data=b"{", headers=auth, content_type="application/json"
+        ),
+        probe_client.post(
+            "/v1/_probe/players", data=b"{}", headers=auth, content_type="text/plain"
+        ),
+    ]
+    with app.test_request_context():
+        responses.append(handle_projection_lag(ProjectionLag(9, 7, 0.0)))
+        responses.append(handle_projection_superseded(ProjectionSuperseded("bankroll", 3, 2)))
+    kinds = set()
+    for response in responses:
+        body = response.get_json(force=True)
+        kinds.add(body["type"].rsplit("/", 1)[1])
+        errors = [e.message for e in validator.iter_errors(body)]
+        assert not errors, (body, errors)
+    assert {"projection-superseded", "projection-lag", "malformed-json"} <= kinds

@@ -92,15 +92,16 @@ def test_bearer_security_scheme_and_roles(spec):
 
 
 def test_errors_are_problem_documents(spec):
-    responses = spec["components"]["responses"]
+    problem_content = {"application/problem+json": {"schema": PROBLEM_REF}}
     for path, _method, operation in operations(spec):
-        default = operation["responses"]["default"]
-        default = responses[default["$ref"].rsplit("/", 1)[1]] if "$ref" in default else default
-        assert default["content"] == {"application/problem+json": {"schema": PROBLEM_REF}}
+        for status, response in operation["responses"].items():
+            if not status.startswith("2"):
+                assert response["content"] == problem_content, (path, status)
+        assert "internal-error" in operation["responses"]["default"]["description"]
         if path.startswith("/v1/"):
-            for status in ("401", "403"):
-                content = operation["responses"][status]["content"]
-                assert content == {"application/problem+json": {"schema": PROBLEM_REF}}
+            unauthorized = operation["responses"]["401"]
+            assert unauthorized["headers"]["WWW-Authenticate"]["required"] is True
+    assert "responses" not in spec["components"]  # flask-smorest's shared ones are replaced
     problem = spec["components"]["schemas"]["Problem"]
     assert set(problem["required"]) == {"type", "title", "status"}
     assert {"detail", "clause", "errors"} <= set(problem["properties"])
@@ -152,3 +153,74 @@ def test_docs_need_nothing_from_the_network(page):
     # No attribute points off the server (the problem type URIs are names, not links).
     assert not re.search(r"""(?:src|href|action)\s*=\s*["']?(?:https?:)?//""", page, re.I)
     assert "<style>" in page
+
+
+# --- statuses and headers, per operation (api/responses.py) ----------------------------------
+
+
+def statuses(spec, method, path):
+    return set(spec["paths"][path][method]["responses"]) - {"default"}
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "expected"),
+    [
+        ("post", "/v1/players", {"201", "400", "401", "403", "413", "415", "422"}),
+        ("get", "/v1/players/{player_id}", {"200", "401", "403", "404"}),
+        ("get", "/v1/tables/{table_id}", {"200", "401", "404"}),
+        ("get", "/v1/tables/{table_id}/rounds", {"200", "401", "404", "422", "503"}),
+        ("get", "/v1/tables/{table_id}/results", {"200", "401", "403", "404", "422", "503"}),
+        (
+            "post",
+            "/v1/rounds/{round_id}/actions",
+            {"200", "400", "401", "403", "404", "409", "413", "415", "422"},
+        ),
+        ("delete", "/v1/tables/{table_id}/seats/{seat}", {"200", "401", "403", "404", "409"}),
+        ("get", "/v1/tables/{table_id}/events/stream", {"200", "400", "401", "404", "422"}),
+        ("get", "/health", {"200"}),
+    ],
+)
+def test_each_operation_documents_the_statuses_it_answers(spec, method, path, expected):
+    assert statuses(spec, method, path) == expected
+
+
+def test_403_is_documented_only_where_a_key_can_be_refused(app, spec):
+    """Every write may refuse an auditor; a read open to every role refuses nobody unless its
+    view checks the caller against the data (another player's wallet, a round's audit)."""
+    checks_the_caller = {
+        "/v1/players/{player_id}",
+        "/v1/players/{player_id}/bankroll",
+        "/v1/players/{player_id}/rounds",
+        "/v1/rounds/{round_id}/audit",
+    }
+    for path, method, operation in operations(spec):
+        if not path.startswith("/v1/"):
+            continue
+        open_to_all = set(operation["x-roles"]) == {"admin", "auditor", "dealer", "player"}
+        may_refuse = method != "get" or not open_to_all or path in checks_the_caller
+        assert ("403" in operation["responses"]) == may_refuse, (method, path)
+
+
+def test_success_headers_are_documented(spec):
+    for path, method, operation in operations(spec):
+        for status, response in operation["responses"].items():
+            headers = response.get("headers", {})
+            if status == "201":
+                assert headers["Location"]["required"] is True, path
+            if status.startswith("2") and method == "post":
+                assert headers["Idempotent-Replayed"]["required"] is False, path
+            if status == "503":
+                assert set(headers) == {"Retry-After"}, path
+            if method == "get" and status.startswith("2"):
+                assert "Idempotent-Replayed" not in headers, path
+
+
+def test_documented_headers_are_the_ones_the_server_sends(client, admin_key, auth):
+    once = auth(admin_key, {"Idempotency-Key": "a"})
+    made = client.post("/v1/players", json={"name": "Ann"}, headers=once)
+    again = client.post("/v1/players", json={"name": "Ann"}, headers=once)
+    assert made.headers["Location"] == again.headers["Location"]
+    assert again.headers["Idempotent-Replayed"] == "true"
+    assert "ETag" not in again.headers
+    refused = client.get("/v1/tables/00000000-0000-0000-0000-000000000000")
+    assert refused.status_code == 401 and refused.headers["WWW-Authenticate"].startswith("Bearer")

@@ -290,3 +290,20 @@ def test_the_sse_stream(http, client):
         headers={"Authorization": f"Bearer {http.keys['Ann']}", "Last-Event-ID": str(page["next"])},
     )
     assert "id:" not in resumed.get_data(as_text=True)
+
+
+def test_a_seats_location_is_readable(http, client):
+    tid = http.post("/v1/tables", {"family": "casino"}, status=201)["table_id"]
+    ann = http.player("Ann")
+    made = client.post(
+        f"/v1/tables/{tid}/seats",
+        json={"player_id": ann, "seat": 3},
+        headers={"Authorization": f"Bearer {http.keys['Ann']}"},
+    )
+    assert made.status_code == 201
+    assert made.headers["Location"] == f"/v1/tables/{tid}/seats/3"
+    seat = http.get(made.headers["Location"], key=http.make_key("player", http.player("Bob")))
+    assert seat == {"table_id": tid, "seat": 3, "player_id": ann}
+    assert http.get(f"/v1/tables/{tid}/seats/4", status=404)["type"].endswith("unknown-seat")
+    http.call("DELETE", made.headers["Location"], key=http.keys["Ann"])
+    http.get(made.headers["Location"], status=404)

@@ -659,3 +659,30 @@ def test_a_player_cannot_stake_another_players_money(game, app):
         app.place_stake(g.rid, g.ann, 200, actor=g.bob)
     assert info.value.clause in (None, "CB-1")
     assert app.get_player(g.ann).balance == wallet
+
+
+# -- text a person typed (ledger/text.py) ------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["\ud800", "Ann\x00", "\u200b", "  ", "", "x" * 101, 7])
+def test_a_player_name_that_is_not_visible_text_is_refused(app, name):
+    with refused(app, InvalidCommand, None, "a player's name"):
+        app.register_player(name)
+
+
+@pytest.mark.parametrize("name", ["\udfff", "Main\nroom", "\u3164"])
+def test_a_table_name_that_is_not_visible_text_is_refused(app, name):
+    with refused(app, InvalidCommand, None, "a table's name"):
+        app.open_table("casino", {}, name=name)
+
+
+def test_a_client_seed_with_a_lone_surrogate_is_refused_before_anything_is_hashed(app):
+    with refused(app, InvalidRules, None, "client_seed", "lone surrogate"):
+        app.open_table("casino", {"client_seed": "\ud800"})
+
+
+def test_a_pool_payout_reason_that_is_not_text_is_refused(app, fund):
+    tid = app.open_table("vingt-un", {"pool_ante": 10})["table_id"]
+    ann = fund("Ann")
+    with refused(app, InvalidCommand, None, "reason", "VU-28"):
+        app.pay_from_pool(tid, ann, 1, "\ud800")

@@ -4,6 +4,7 @@ from fractions import Fraction
 
 import pytest
 
+from ledger.accounts import MAX_AMOUNT
 from ledger.errors import InvalidRules
 from ledger.rules import FAMILIES, rules_for, rules_from_record
 
@@ -94,3 +95,23 @@ def test_casino_double_on_restricts_totals():
     rules = rules_for("casino", {"double_on": "10-11"})
 
     assert [t for t in range(4, 21) if rules.may_double(t)] == [10, 11]
+
+
+def _integer_options():
+    for family in sorted(FAMILIES):
+        for name, value in sorted(rules_for(family).to_dict().items()):
+            if name != "family" and (type(value) is int or name in ("bank_cap", "fixed_bet")):
+                yield family, name
+
+
+@pytest.mark.parametrize(("family", "option"), list(_integer_options()))
+@pytest.mark.parametrize("value", [MAX_AMOUNT + 1, 2**63, 10**30])
+def test_every_integer_option_is_bounded_by_the_ledgers_amount_bound(family, option, value):
+    with pytest.raises(InvalidRules, match=f"{option} must be at most {MAX_AMOUNT}") as info:
+        rules_for(family, {option: value})
+    assert info.value.details["option"] == option
+
+
+def test_limits_up_to_the_bound_are_accepted():
+    rules = rules_for("vingt-un", {"max_stake": MAX_AMOUNT, "penalty_amount": MAX_AMOUNT})
+    assert rules.max_stake == MAX_AMOUNT

@@ -1,0 +1,315 @@
+"""Bad input of any kind is a 4xx problem document that says what was wrong, and writes
+nothing: not to the ledger, not to the shoe vault, not to the API's own store."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from api.errors import PROBLEM_MEDIA_TYPE, TYPE_BASE
+
+
+@pytest.fixture
+def world(app):
+    ledger = app.extensions["ledger"]
+    pid = ledger.register_player("Ann")["player_id"]
+    ledger.deposit(pid, 100_000)
+    tid = ledger.open_table("casino", {"insurance": False})["table_id"]
+    ledger.seat_player(tid, pid, 1)
+    rid = ledger.start_round(tid)["round_id"]
+    return {"player": pid, "table": tid, "round": rid}
+
+
+def positions(app) -> tuple:
+    ledger = app.extensions["ledger"]
+    return (
+        ledger.recorder.max_notification_id(),
+        ledger.vault.recorder.max_notification_id(),
+        app.extensions["api_store"].recorder.max_notification_id(),
+    )
+
+
+def send(app, client, admin_key, path, data, content_type="application/json", **headers):
+    """POST raw bytes; assert nothing was written; return the response."""
+    before = positions(app)
+    if content_type is not None:
+        headers["Content-Type"] = content_type
+    headers["Authorization"] = f"Bearer {admin_key}"
+    response = client.post(path, data=data, headers=headers)
+    assert positions(app) == before, "a refused request wrote"
+    return response
+
+
+def problem_of(response, status, kind):
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == PROBLEM_MEDIA_TYPE
+    body = json.loads(response.get_data())  # strict: the document parses anywhere
+    assert body["type"] == TYPE_BASE + kind and body["status"] == status
+    return body
+
+
+# -- text (lone surrogates, control characters, invisible names) ------------------------------
+
+TEXT_FIELDS = [
+    ("/v1/players", '{"name": %s}', ["name"]),
+    ("/v1/tables", '{"family": "casino", "name": %s}', ["name"]),
+    ("/v1/tables", '{"family": "casino", "options": {"client_seed": %s}}', ["options"]),
+    (
+        "/v1/tables/{table}/pool-payouts",
+        '{"recipient": "{player}", "amount": 1, "reason": %s}',
+        ["reason"],
+    ),
+    ("/v1/rounds/{round}/actions", '{"action": "stake", "amount": 200, "actor": %s}', ["actor"]),
+]
+
+
+@pytest.mark.parametrize(("path", "template", "field"), TEXT_FIELDS)
+@pytest.mark.parametrize("text", ['"\\ud800"', '"Ann\\udfff"', '"a\\u0000"', '"two\\nlines"'])
+def test_text_that_is_not_text_is_a_422_naming_the_field(
+    app, client, admin_key, world, path, template, field, text
+):
+    path = path.format(**world)
+    data = template.replace("{player}", world["player"]) % text
+    body = problem_of(send(app, client, admin_key, path, data.encode()), 422, "validation-error")
+    assert list(body["errors"]) == field
+    assert "Not valid text" in json.dumps(body["errors"])
+
+
+@pytest.mark.parametrize("name", ['""', '"   "', '"\\u200b\\u200b"', '"\\u3164"', '"\\t"'])
+def test_a_name_of_nothing_visible_is_a_422(app, client, admin_key, name):
+    data = f'{{"name": {name}}}'.encode()
+    body = problem_of(send(app, client, admin_key, "/v1/players", data), 422, "validation-error")
+    assert list(body["errors"]) == ["name"]
+
+
+def test_a_refused_field_named_with_a_lone_surrogate_is_echoed_printably(app, client, admin_key):
+    data = b'{"name": "Ann", "\\ud800": 1}'
+    body = problem_of(send(app, client, admin_key, "/v1/players", data), 422, "validation-error")
+    assert body["errors"] == {"\\ud800": ["Unknown field."]}
+
+
+def test_names_in_any_script_are_accepted(app, client, admin_key):
+    for name in ("Zoë", "Очко", "李 小龍", "👨‍👩‍👧"):
+        made = client.post(
+            "/v1/players", json={"name": name}, headers={"Authorization": f"Bearer {admin_key}"}
+        )
+        assert made.status_code == 201 and made.json["name"] == name
+
+
+# -- table options beyond the ledger's amount bound --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("family", "option", "value"),
+    [
+        ("casino", "max_stake", 10**30),
+        ("casino", "max_stake", 2**63),
+        ("casino", "max_stake", 10**12 + 1),
+        ("vingt-un", "penalty_amount", 10**30),
+        ("vingt-un", "pool_ante", 2**64),
+        ("ochko", "bank_cap", 10**20),
+    ],
+)
+def test_a_table_option_beyond_the_amount_bound_is_a_422_naming_it(
+    app, client, admin_key, family, option, value
+):
+    data = f'{{"family": "{family}", "options": {{"{option}": {value}}}}}'.encode()
+    body = problem_of(send(app, client, admin_key, "/v1/tables", data), 422, "invalid-rules")
+    assert body["detail"].startswith(f"{option} must be at most 1000000000000")
+
+
+# -- bodies that are not JSON, or not JSON this API reads -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "says"),
+    [
+        (b'{"amount": 5', "not valid JSON"),
+        (b'{"amount": 5,}', "not valid JSON"),
+        (b'{"amount": NaN}', "NaN is not a JSON number"),
+        (b'{"amount": -Infinity}', "-Infinity is not a JSON number"),
+        (b'{"amount": 5, "amount": 7}', "'amount' appears twice"),
+        (b'{"amount": ' + b"9" * 5000 + b"}", "an integer of 5000 digits"),
+        (b'{"amount": 5, "x": ' + b"[" * 5000 + b"]" * 5000 + b"}", "deeper than 32 levels"),
+        (b'{"amount": 5, "x": ' + b'{"a":' * 40 + b"1" + b"}" * 40 + b"}", "deeper than 32"),
+        (b'{"amount": 5, "x": ' + b"[" * 500 + b"]" * 500 + b"}", "deeper than 32 levels"),
+        (b'{"name": "\xe9"}', "not UTF-8"),
+        (b'\xef\xbb\xbf{"amount": 5}', "not valid JSON"),
+        (b"   ", "not valid JSON"),
+    ],
+)
+def test_a_body_that_is_not_json_is_a_400_saying_why(app, client, admin_key, world, data, says):
+    path = f"/v1/players/{world['player']}/deposits"
+    for headers in ({}, {"Idempotency-Key": "k1"}):  # the fingerprint reads it first
+        response = send(app, client, admin_key, path, data, **headers)
+        assert says in problem_of(response, 400, "malformed-json")["detail"]
+
+
+def test_a_deeply_nested_table_option_is_a_400_not_a_500(app, client, admin_key):
+    data = b'{"family": "casino", "options": ' + b'{"a":' * 5000 + b"1" + b"}" * 5000 + b"}"
+    problem_of(send(app, client, admin_key, "/v1/tables", data), 400, "malformed-json")
+
+
+@pytest.mark.parametrize(
+    "number", ["100.00000000000000001", "100.0", "1e2", "1E+2", "999999999999.9999999", "1e999"]
+)
+def test_money_written_with_a_fraction_or_an_exponent_is_refused_not_rounded(
+    app, client, admin_key, world, number
+):
+    path = f"/v1/players/{world['player']}/deposits"
+    body = problem_of(
+        send(app, client, admin_key, path, f'{{"amount": {number}}}'.encode()),
+        422,
+        "validation-error",
+    )
+    assert list(body["errors"]) == ["amount"]
+    assert "whole number of minor units" in body["errors"]["amount"][0]
+
+
+def test_a_stake_and_a_seat_written_with_a_fraction_are_refused(app, client, admin_key, world):
+    stake = b'{"action": "stake", "amount": 200.0}'
+    body = problem_of(
+        send(app, client, admin_key, f"/v1/rounds/{world['round']}/actions", stake),
+        422,
+        "validation-error",
+    )
+    assert list(body["errors"]) == ["amount"]
+    seat = f'{{"player_id": "{world["player"]}", "seat": 2.0}}'.encode()
+    body = problem_of(
+        send(app, client, admin_key, f"/v1/tables/{world['table']}/seats", seat),
+        422,
+        "validation-error",
+    )
+    assert list(body["errors"]) == ["seat"]
+
+
+def test_a_table_option_written_with_a_fraction_is_refused(app, client, admin_key):
+    data = b'{"family": "casino", "options": {"min_stake": 200.0}}'
+    body = problem_of(send(app, client, admin_key, "/v1/tables", data), 422, "validation-error")
+    assert list(body["errors"]["options"]["min_stake"]) == ["value"]
+
+
+def test_money_as_a_json_integer_is_accepted(app, client, admin_key, world):
+    response = client.post(
+        f"/v1/players/{world['player']}/deposits",
+        data=b'{"amount": 100}',
+        headers={"Authorization": f"Bearer {admin_key}", "Content-Type": "application/json"},
+    )
+    assert response.status_code == 200 and response.json["balance"] == 100_100
+
+
+# -- content types and sizes --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"],
+)
+@pytest.mark.parametrize(
+    ("path", "data"),
+    [
+        ("/v1/players", b'{"name": "Zed"}'),
+        ("/v1/players/{player}/deposits", b'{"amount": 5}'),
+        ("/v1/tables/{table}/close", b"{}"),
+        ("/v1/tables/{table}/rounds", b'{"cut": 5}'),
+    ],
+)
+def test_a_body_not_sent_as_json_is_a_415(app, client, admin_key, world, content_type, path, data):
+    path = path.format(**world)
+    body = problem_of(
+        send(app, client, admin_key, path, data, content_type), 415, "unsupported-media-type"
+    )
+    assert "application/json" in body["detail"]
+
+
+def test_json_media_types_with_parameters_or_a_json_suffix_are_accepted(app, client, admin_key):
+    for content_type in ("application/json; charset=utf-8", "application/vnd.ledger+json"):
+        made = client.post(
+            "/v1/players",
+            data=b'{"name": "Zed"}',
+            headers={"Authorization": f"Bearer {admin_key}", "Content-Type": content_type},
+        )
+        assert made.status_code == 201, made.json
+
+
+def test_a_chunked_body_over_the_limit_is_a_413_as_with_a_content_length(app, client, admin_key):
+    data = b'{"name": "' + b"a" * 70_000 + b'"}'
+    before = positions(app)
+    response = client.post(
+        "/v1/players",
+        input_stream=io.BytesIO(data),
+        headers={
+            "Authorization": f"Bearer {admin_key}",
+            "Content-Type": "application/json",
+            "Transfer-Encoding": "chunked",
+        },
+        # What gunicorn and werkzeug's server say of a chunked body they de-chunk.
+        environ_overrides={"wsgi.input_terminated": True},
+    )
+    assert positions(app) == before
+    assert "65536" in problem_of(response, 413, "payload-too-large")["detail"]
+
+
+# -- unknown fields ----------------------------------------------------------------------------
+
+
+def _post_operations(app):
+    """Every POST route of the API (its werkzeug rule)."""
+    for rule in app.url_map.iter_rules():
+        if "POST" in rule.methods and rule.rule.startswith("/v1/"):
+            yield rule.rule
+
+
+def test_every_command_refuses_an_unknown_field(app, client, admin_key, world):
+    ids = {"table_id": world["table"], "player_id": world["player"], "round_id": world["round"]}
+    paths = sorted(_post_operations(app))
+    assert "/v1/tables/<uuid:table_id>/close" in paths
+    for rule in paths:
+        path = rule
+        for name, value in ids.items():
+            path = path.replace(f"<uuid:{name}>", value)
+        body = problem_of(send(app, client, admin_key, path, b'{"x": 1}'), 422, "validation-error")
+        assert body["errors"].get("x") == ["Unknown field."], (rule, body)
+
+
+def test_a_table_closes_with_an_empty_object_or_no_body(app, client, admin_key):
+    auth = {"Authorization": f"Bearer {admin_key}"}
+    ledger = app.extensions["ledger"]
+    for body in ({}, None):
+        tid = ledger.open_table("casino", {})["table_id"]
+        closed = client.post(f"/v1/tables/{tid}/close", json=body, headers=auth)
+        assert closed.status_code == 200 and closed.json["closed"] is True
+
+
+# -- cursors of the table's feed -----------------------------------------------------------------
+
+
+def test_a_feed_cursor_beyond_the_logs_head_is_a_422_not_a_next_page(app, client, admin_key, world):
+    head = app.extensions["ledger"].recorder.max_notification_id()
+    auth = {"Authorization": f"Bearer {admin_key}"}
+    path = f"/v1/tables/{world['table']}/events"
+    at_head = client.get(f"{path}?after={head}", headers=auth)
+    assert at_head.status_code == 200 and at_head.json == {"items": [], "next": head, "more": False}
+    for after in (head + 1, 2**63 - 1):
+        body = problem_of(
+            client.get(f"{path}?after={after}", headers=auth), 422, "cursor-beyond-log"
+        )
+        assert body["detail"].startswith(
+            f"after={after} is beyond the log's last position ({head})"
+        )
+    problem_of(client.get(f"{path}?after={2**63}", headers=auth), 422, "validation-error")
+    stream = f"{path}/stream?timeout=0&after={head + 1}"
+    problem_of(client.get(stream, headers=auth), 422, "cursor-beyond-log")
+
+
+@pytest.mark.parametrize("last", ["abc", "١٢", "²", "-1", "1.0", "99999999999999999999999"])
+def test_a_last_event_id_that_is_not_a_position_of_the_log_is_a_400(
+    app, client, admin_key, world, last
+):
+    response = client.get(
+        f"/v1/tables/{world['table']}/events/stream?timeout=0",
+        headers={"Authorization": f"Bearer {admin_key}", "Last-Event-ID": last},
+    )
+    assert "Last-Event-ID" in problem_of(response, 400, "bad-last-event-id")["detail"]
