@@ -21,6 +21,7 @@ from ledger.errors import FixedShoeRefused, InvalidCommand
 from ledger.vault import ShoeVault
 
 FIXED_CLAUSE = "L-FIXED-SHOE"
+BURN_CLAUSE = "CB-X-SHOE"
 
 
 def fixed_commitment(order: list[str]) -> str:
@@ -178,6 +179,16 @@ class RoundCards:
             rnd.trigger_event(Round.ShoeReplaced, shoe=shoe.id, shoe_next=0, clause=self.clause)
             order = self.service.order(shoe)
             index = 0
+            if table.rules.house_banked and not shoe.fixed:  # a burn after every shuffle
+                for burned in range(min(table.rules.burn, len(order) - 1)):
+                    rnd.trigger_event(
+                        Round.CardBurned,
+                        card=order[burned],
+                        shoe=shoe.id,
+                        shoe_index=burned,
+                        clause=BURN_CLAUSE,
+                    )
+                index = rnd.shoe_next
         return order[index], rnd.shoe_id, index
 
 

@@ -69,6 +69,7 @@ _DOUBLE_ON = {
     "9-11": frozenset({9, 10, 11}),
     "10_11": frozenset({10, 11}),
     "10-11": frozenset({10, 11}),
+    "none": frozenset(),  # a table that takes no double down
 }
 
 
@@ -81,7 +82,7 @@ class TableView:
     double_after_split: bool
     surrender: bool  # late surrender offered
     max_hands: int = 4  # a pair may be split until the player has this many hands
-    double_on: str = "any_two"  # "any_two", "9_11" or "10_11" (hard totals)
+    double_on: str = "any_two"  # "any_two", "9_11", "10_11" (hard totals) or "none"
 
     def __post_init__(self) -> None:
         if self.decks < 1:

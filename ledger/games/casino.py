@@ -195,6 +195,8 @@ def check_double_down(play: Play, hand: dict) -> None:
         raise RuleViolation("double down only on the first two cards of a hand", DOUBLE_CLAUSE)
     if hand["split_from"] and not rules.double_after_split:
         raise RuleViolation("this table does not allow doubling after a split", DOUBLE_CLAUSE)
+    # A double is a draw: split aces that take one card each are stood on, or split again.
+    check_draw(play, hand)
     total = hand_total(hand["cards"])
     if not rules.may_double(total):
         raise RuleViolation(
@@ -225,20 +227,31 @@ def dealer_should_hit(play: Play) -> bool:
     return total == 17 and play.rules.soft17 == "hit" and is_soft(cards)
 
 
+def _dealer_clause(play: Play) -> str:
+    """The clause deciding the dealer's next step: CB-8, but the H17 option where it is
+    what differs from CB-8, at a soft 17 (he hits it, where CB-8 has him stand)."""
+    cards = play.rnd.dealer_hand["cards"]
+    soft_17 = hand_total(cards) == 17 and is_soft(cards)
+    return H17_CLAUSE if soft_17 and play.rules.soft17 == "hit" else DEALER_CLAUSE
+
+
 def dealer_turn(play: Play) -> None:
     """CB-8/CB-9: the hole card is turned up and the dealer plays by rule, not by choice."""
     rnd = play.rnd
     rnd.trigger_event(Round.CardsShown, hand=DEALER, clause=DEALER_CLAUSE)
-    clause = H17_CLAUSE if play.rules.soft17 == "hit" else DEALER_CLAUSE
     if rnd.live_hands():
         while dealer_should_hit(play):
-            play.deal(DEALER, face_up=True, drawn=True, clause=clause)
+            play.deal(DEALER, face_up=True, drawn=True, clause=_dealer_clause(play))
         total = rnd.total(DEALER)
         if total > 21:
             rnd.trigger_event(Round.HandOverdrawn, hand=DEALER, total=total, clause=DEALER_CLAUSE)
         else:
             rnd.trigger_event(
-                Round.HandStood, hand=DEALER, total=total, clause=clause, actor="ledger"
+                Round.HandStood,
+                hand=DEALER,
+                total=total,
+                clause=_dealer_clause(play),
+                actor="ledger",
             )
     settle(play)
 

@@ -71,7 +71,7 @@ class CasinoTable:
     def balance(self, pid: str) -> int:
         return self.app.get_player(pid).balance
 
-    def events(self, kind: type) -> list:
+    def events(self, kind: type | tuple[type, ...]) -> list:
         return [e for e in self.app.events.get(UUID(self.rid)) if isinstance(e, kind)]
 
     def settled(self, hand: str) -> Round.HandSettled:
@@ -777,6 +777,22 @@ def test_CB_X_SPLIT_resplit_aces_when_the_table_allows_it(table):
     t.assert_money(200)
 
 
+def test_CB_X_SPLIT_a_split_ace_that_may_be_split_again_may_not_be_doubled(table, app):
+    """Split aces take one card each: with ``resplit_aces`` an ace on an ace leaves the hand
+    open to split again or stand on, never to draw a third card, by a hit or a double."""
+    t = table({"resplit_aces": True})
+    t.deal(["AH", "9D", "AC", "8S", "AD", "5C", "6D"], 200)
+
+    t.act("split")  # h1: AH, h2: AC; h1 draws AD
+    assert t.round.hands["h1"]["cards"] == ["AH", "AD"]
+    with refused(app, RuleViolation, "CB-X-SPLIT"):
+        t.act("hit", "h1")
+    with refused(app, RuleViolation, "CB-X-SPLIT"):
+        t.act("double_down", "h1")
+    assert t.round.hands["h1"]["cards"] == ["AH", "AD"]
+    assert t.round.hands["h1"]["stake"] == 200
+
+
 def test_CB_X_SPLIT_double_after_split_when_allowed(table):
     t = table()  # double_after_split defaults to True
     t.deal(["4S", "TC", "4D", "7D", "7C", "TH", "6H", "9C"], 200)
@@ -1002,9 +1018,9 @@ def test_CB_X_H17_soft17_hit_makes_the_dealer_hit_ace_six(table, up, hole, optio
     drawn = [
         (e.card, e.clause) for e in t.events(Round.CardDealt) if e.hand == "dealer" and e.drawn
     ]
-    assert drawn == [("4D", "CB-X-H17")]
+    assert drawn == [("4D", "CB-X-H17")]  # the option decided that draw: CB-8 stands on it
     stood = [(e.total, e.clause) for e in t.events(Round.HandStood) if e.hand == "dealer"]
-    assert stood == [(21, "CB-X-H17")]
+    assert stood == [(21, "CB-8")]  # standing on 21 is CB-8's, whatever the option
     assert_settled(t.settled("h1"), outcome="lost", amount=-200, multiplier="-1", clauses=["CB-8"])
     t.assert_money(-200)
 
@@ -1018,6 +1034,9 @@ def test_CB_X_H17_still_stands_on_hard_17_and_soft_18(table, up, hole):
     t.act("stand")
     assert t.dealer_cards() == [up, hole, *extra]
     assert t.settled("h1").amount == 200
+    # Every step was CB-8's: the option differs from it only at a soft 17.
+    dealer = [e for e in t.events((Round.CardDealt, Round.HandStood)) if e.hand == "dealer"]
+    assert {e.clause for e in dealer if getattr(e, "drawn", True)} == {"CB-8"}
     t.assert_money(200)
 
 
@@ -1066,3 +1085,27 @@ def test_CB_X_6_5_does_not_change_even_money_wins(table):
     t.act("stand")
     assert_settled(t.settled("h1"), outcome="won", amount=205, multiplier="1", clauses=["CB-8"])
     t.assert_money(205)
+
+
+# == CB-X-SHOE: a round that runs out of cards =================================================
+
+
+def test_CB_X_SHOE_a_round_that_runs_out_burns_after_the_shuffle_of_the_used_cards(table, app):
+    t = table({"decks": 1, "burn": 1, "insurance": False})
+    app.fix_next_shoe(t.id, ["2H", "6D", "3C", "TS", "2D"])  # runs out on the second hit
+    t.rid = app.start_round(t.id)["round_id"]
+    app.place_stake(t.rid, t.players[0], 200)
+    t.act("hit")  # 2D: 7
+    t.act("hit")  # the test shoe is empty: the used cards are shuffled, cut and burned
+
+    events = [
+        e for e in t.events((Round.ShoeReplaced, Round.CardBurned, Round.CardDealt)) if e.shoe
+    ]
+    replaced = next(i for i, e in enumerate(events) if isinstance(e, Round.ShoeReplaced))
+    burned, dealt = events[replaced + 1], events[replaced + 2]
+    assert isinstance(burned, Round.CardBurned) and burned.clause == "CB-X-SHOE"
+    assert (burned.shoe, burned.shoe_index) == (events[replaced].shoe, 0)
+    assert isinstance(dealt, Round.CardDealt) and (dealt.hand, dealt.shoe_index) == ("h1", 1)
+    on_table = {"2H", "6D", "3C", "TS", "2D"}
+    assert not on_table & {burned.card, dealt.card}  # the used cards only
+    assert t.round.hands["h1"]["cards"] == ["2H", "3C", "2D", dealt.card]

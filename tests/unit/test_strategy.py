@@ -392,6 +392,8 @@ def test_unsplittable_eights_surrender_as_hard_16():
         ("9_11", "AH 6C", "5D", H),  # soft 17 not doublable
         ("9_11", "AH 7C", "5D", S),  # soft 18 Ds -> stand
         ("any_two", "AH 7C", "5D", D),
+        ("none", "6H 5C", "6D", H),  # a table without doubles: 11 hits
+        ("none", "AH 7C", "5D", S),
     ],
 )
 def test_double_on_restrictions(double_on, cards, up, expected):
