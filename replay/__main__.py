@@ -1,6 +1,6 @@
 """``python -m replay <command>``: replay and verification tools over the stored events.
 
-    python -m replay verify [--table ID | --all] [--json]
+    python -m replay verify [--table ID | --all] [--expect-head POSITION:HASH] [--json]
     python -m replay round ID [--at N] [--json]
     python -m replay table ID --at 2025-01-31T12:00:00Z [--json]
     python -m replay rederive ID [--json]
@@ -52,8 +52,16 @@ def _fail(args: argparse.Namespace, message: str) -> int:
 
 
 def cmd_verify(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
+    try:
+        expect = None if args.expect_head is None else verify_mod.parse_head(args.expect_head)
+    except ValueError as error:
+        print(f"error: --expect-head: {error}", file=sys.stderr)
+        return 2
     with ledger(env) as app:
-        report = verify_mod.verify(app, table=args.table)
+        try:
+            report = verify_mod.verify(app, table=args.table, expect_head=expect)
+        except verify_mod.NotATable as error:
+            return _fail(args, str(error))
     _emit(args, report.to_dict(), report.text())
     return 0 if report.ok else 1
 
@@ -108,6 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     scope = p.add_mutually_exclusive_group()
     scope.add_argument("--table", metavar="ID", help="report on one table's streams only")
     scope.add_argument("--all", action="store_true", help="every stream (the default)")
+    p.add_argument(
+        "--expect-head",
+        metavar="POSITION:HASH",
+        help="a checkpoint kept from an earlier run (its 'log head'): fail unless the log "
+        "still reaches that position with that event there",
+    )
     p.set_defaults(func=cmd_verify)
 
     p = subparsers.add_parser(

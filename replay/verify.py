@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import Any
+from uuid import UUID
 
 from ledger import accounts
 from ledger.cards import unshuffled
@@ -37,8 +38,9 @@ from ledger.domain.transfers import FundsTransferredBase
 from ledger.shoes import fixed_commitment
 from ledger.shuffle import dealing_order, verify_seed
 from replay.store import notifications
+from replay.verify_snapshots import Snapshots
 
-CHECKS = ("decode", "chain", "shuffle", "money")
+CHECKS = ("decode", "chain", "shuffle", "money", "rounds", "snapshot", "head")
 CARD_EVENTS = (Round.CardDealt, Round.CardBurned, Table.CutForDeal)
 # The transfers recorded in the stream of the account they guard, and that account.
 GUARDED = {Player.FundsTransferred: accounts.player, Table.FundsTransferred: accounts.pool}
@@ -51,6 +53,16 @@ class Where:
     version: int
     type: str
 
+    def snapshot(self, version: int | None = None) -> Where:
+        """The stored snapshot of this stream at ``version`` (default: this event's)."""
+        return Where(
+            self.position, self.stream, self.version if version is None else version, "Snapshot"
+        )
+
+
+class NotATable(LookupError):
+    """``verify --table`` was given something that is not a table of this log."""
+
 
 @dataclass
 class Fault:
@@ -58,7 +70,7 @@ class Fault:
     stream: str
     version: int
     type: str
-    check: str  # chain, shuffle, money, decode
+    check: str  # one of CHECKS
     problem: str
 
     @classmethod
@@ -66,6 +78,8 @@ class Fault:
         return cls(where.position, where.stream, where.version, where.type, check, problem)
 
     def describe(self) -> str:
+        if not self.stream:  # a fault of the whole log, not of one event
+            return f"the log (position {self.position}): {self.problem}"
         return (
             f"{self.type} v{self.version} of stream {self.stream} "
             f"(position {self.position}): {self.problem}"
@@ -82,6 +96,12 @@ class Report:
     unrevealed: list[dict[str, Any]] = field(default_factory=list)
     credit_exempt: list[str] = field(default_factory=list)
     balances_sum: int = 0
+    snapshots_checked: int = 0
+    # The log's last position and the hash of the event there: a checkpoint to keep, and to
+    # give a later run as ``--expect-head POSITION:HASH``.
+    head_position: int = 0
+    head_hash: str | None = None
+    expected_head: str | None = None
     faults: list[Fault] = field(default_factory=list)
 
     @property
@@ -115,6 +135,12 @@ class Report:
                 "reveal)"
             )
         lines.append(f"  balances of all accounts sum to {self.balances_sum}")
+        lines.append(
+            f"  {self.snapshots_checked} stored snapshots checked against their streams' events"
+        )
+        lines.append(f"  log head: {self.head_position}:{self.head_hash or '-'}")
+        if self.expected_head:
+            lines.append(f"  expected head {self.expected_head} checked")
         for table in self.credit_exempt:
             lines.append(f"  table {table} gives credit: its wallets may go below zero")
         if len(self.faults) > 1:
@@ -153,8 +179,25 @@ class ShoeRecord:
 
 
 class Verifier:
-    def __init__(self) -> None:
+    def __init__(self, app: Any = None, expect_head: tuple[int, str] | None = None) -> None:
+        """``app``: the application whose snapshots to check (none without it);
+        ``expect_head``: a checkpoint (position, hash) the log must still reach."""
         self.faults: list[Fault] = []
+        self.snapshots = None if app is None else Snapshots(app, self.snapshot_fault)
+        self.expect_head = expect_head
+        self.expected_found: Where | None = None
+        self.expected_hash: str | None = None
+        self.head: Where | None = None
+        self.head_hash: str | None = None
+        self.last: dict[str, Where] = {}  # each stream's last event read
+        self.stream_events: Counter[str] = Counter()
+        # Rounds as other streams name them: closed by their table, opened by it, and named
+        # by a transfer (its round_id or the round's escrow); the first such event each.
+        self.closed: dict[str, Where] = {}
+        self.opened: dict[str, Where] = {}
+        self.named: dict[str, Where] = {}
+        self.in_hands: dict[str, Counter[str]] = defaultdict(Counter)  # cards in a round's hands
+        self.replaced: list[tuple[Where, str, str, Counter[str]]] = []  # ShoeReplaced
         self.chains: dict[str, tuple[str | None, int]] = {}
         self.events = 0
         self.round_table: dict[str, str] = {}
@@ -173,6 +216,9 @@ class Verifier:
     def fault(self, where: Where, check: str, problem: str) -> None:
         self.faults.append(Fault.at(where, check, problem))
 
+    def snapshot_fault(self, where: Where, problem: str) -> None:
+        self.fault(where, "snapshot", problem)
+
     # -- one event ------------------------------------------------------------------------
 
     def feed(self, notification: Any, mapper: Any) -> None:
@@ -180,16 +226,27 @@ class Verifier:
         stream = str(notification.originator_id)
         version = notification.originator_version
         type_name = notification.topic.rsplit(":", 1)[-1]
+        self.stream_events[stream] += 1
         try:
             event = mapper.to_domain_event(notification)
         except Exception as error:  # a stored row that no longer decodes is itself a fault
             where = Where(notification.id, stream, version, type_name)
             self.fault(where, "decode", f"the stored event cannot be decoded ({error})")
             self.chains[stream] = (None, version + 1)
+            self.last[stream] = self.head = where
+            self.head_hash = None
             return
         where = Where(notification.id, stream, version, type(event).__qualname__)
         self.chain(where, event)
         self.facts(where, stream, event)
+        self.last[stream] = self.head = where
+        self.head_hash = self.chains[stream][0]
+        if self.expect_head is not None and notification.id == self.expect_head[0]:
+            self.expected_found, self.expected_hash = where, self.head_hash
+        if self.snapshots is not None:
+            if version == 1:
+                self.snapshots.first_event(where, event)
+            self.snapshots.feed(where, event)
 
     def chain(self, where: Where, event: Any) -> None:
         fields = event_fields(event)
@@ -209,6 +266,17 @@ class Verifier:
             self.money(where, stream, event)
         elif isinstance(event, CARD_EVENTS):
             self.cards.append((where, str(event.shoe), event.shoe_index, event.card))
+            if type(event) is Round.CardDealt:
+                self.in_hands[stream][event.card] += 1
+        elif isinstance(event, Round.TwoCardsResolved):
+            if event.rejected:
+                self.in_hands[stream][event.rejected] -= 1
+        elif isinstance(event, Round.ShoeReplaced):
+            self.replaced.append((where, stream, str(event.shoe), +self.in_hands[stream]))
+        elif isinstance(event, Table.RoundOpened):
+            self.opened.setdefault(str(event.round_id), where)
+        elif isinstance(event, Table.RoundClosed):
+            self.closed.setdefault(str(event.round_id), where)
         elif isinstance(event, Round.Started):
             self.round_table[stream] = str(event.table_id)
             self.round_credit[stream] = bool(event.rules.get("credit"))
@@ -237,9 +305,12 @@ class Verifier:
             return
         self.balances[event.from_account] -= amount
         self.balances[event.to_account] += amount
+        if event.round_id and event.round_id not in self.named:
+            self.named[event.round_id] = where
         for account in (event.from_account, event.to_account):
             if account.startswith("escrow:"):
                 self.escrow_last[account] = where
+                self.named.setdefault(account[len("escrow:") :], where)
         if event.from_account.startswith("pool:") and self.balances[event.from_account] < 0:
             self.fault(where, "money", f"{event.from_account} went below zero")
         for account in (event.from_account, event.to_account):
@@ -306,15 +377,20 @@ class Verifier:
                     f"card {card} at place {index} of shoe {shoe_id}; the shuffle gives "
                     f"{order[index]}",
                 )
-        for rid, ended in self.ended.items():
+        self.rounds()
+        self.stocks()
+        for rid in sorted(self.ended.keys() | self.closed.keys()):
+            ended = self.ended.get(rid) or self.closed[rid]
             escrow = accounts.escrow(rid)
             left = self.balances.get(escrow, 0)
             if left:
-                # Named at whichever comes last, the round's end or its last escrow transfer
-                # (one save may log them in either order): an edit earlier stays the first.
+                # Named at whichever comes last, the round's end (or its table's closing it)
+                # or its last escrow transfer (one save may log them in either order): an edit
+                # earlier stays the first.
                 where = max(ended, self.escrow_last.get(escrow, ended), key=lambda w: w.position)
+                how = "ended" if rid in self.ended else "was closed by its table"
                 self.fault(
-                    where, "money", f"round {rid} ended with {left} left in its escrow {escrow}"
+                    where, "money", f"round {rid} {how} with {left} left in its escrow {escrow}"
                 )
         for where, round_id, balance in self.overdrawn:
             if round_id and self.round_credit.get(round_id):
@@ -325,6 +401,86 @@ class Verifier:
             last = max((f.position for f in self.faults), default=0)
             self.faults.append(
                 Fault(last, "", 0, "", "money", f"the balances sum to {total}, not 0")
+            )
+        if self.snapshots is not None:
+            self.snapshots.finish(self.last.__getitem__)
+        self.check_head()
+
+    def rounds(self) -> None:
+        """Cross-stream: the rounds other streams name must be there, and whole. Dropping a
+        stream's last events leaves its own chain intact; the table's record of the round and
+        the transfers naming it do not go with them."""
+        for rid, where in self.closed.items():
+            if rid not in self.round_table:
+                self.fault(where, "rounds", f"the table closed round {rid}, which has no stream")
+            elif rid not in self.ended:
+                end = self.last[rid]
+                self.fault(
+                    where,
+                    "rounds",
+                    f"the table closed round {rid}, whose stream has no Round.Ended (it ends "
+                    f"at {end.type} v{end.version})",
+                )
+        for rid, where in self.opened.items():
+            if rid not in self.round_table and rid not in self.closed:
+                self.fault(where, "rounds", f"the table opened round {rid}, which has no stream")
+        for rid, where in self.named.items():
+            if rid not in self.round_table and rid not in self.closed and rid not in self.opened:
+                self.fault(where, "rounds", f"a transfer names round {rid}, which has no stream")
+
+    def stocks(self) -> None:
+        """A shoe of used cards (VU-29) holds the table's packs less one of each card in the
+        hands of the round that ran out, in the unshuffled order (``ledger.shoes.used_cards``)."""
+        named: set[str] = set()
+        for where, rid, shoe_id, in_hands in self.replaced:
+            named.add(shoe_id)
+            shoe = self.shoes.get(shoe_id)
+            if shoe is None:
+                self.fault(where, "shuffle", f"the round's new shoe {shoe_id} was never committed")
+                continue
+            left = Counter(in_hands)
+            expected = []
+            for card in unshuffled(shoe.packs):
+                if left[card] > 0:
+                    left[card] -= 1
+                else:
+                    expected.append(card)
+            if shoe.stock is None or list(shoe.stock) != expected:
+                self.fault(
+                    shoe.committed,
+                    "shuffle",
+                    f"the used cards are not the table's {shoe.packs} pack(s) less the cards "
+                    f"in the hands of round {rid} when it replaced its shoe (v{where.version})",
+                )
+        for shoe_id, shoe in self.shoes.items():
+            if shoe.stock is not None and shoe_id not in named:
+                self.fault(
+                    shoe.committed,
+                    "shuffle",
+                    "a shoe of used cards no round replaced its shoe with",
+                )
+
+    def check_head(self) -> None:
+        if self.expect_head is None:
+            return
+        position, expected = self.expect_head
+        found = self.expected_found
+        if found is None:
+            at = self.head or Where(0, "", 0, "")
+            problem = (
+                f"the checkpoint {position}:{expected} is gone: the log ends at position "
+                f"{at.position}"
+                if at.position < position
+                else f"the checkpoint {position}:{expected} is gone: no event at position "
+                f"{position}"
+            )
+            self.faults.append(Fault(max(position, at.position), "", 0, "", "head", problem))
+        elif self.expected_hash != expected:
+            self.fault(
+                found,
+                "head",
+                f"the checkpoint {position}:{expected} names another event: the hash here is "
+                f"{self.expected_hash}",
             )
 
     def shoe_order(self, shoe: ShoeRecord) -> tuple[str, ...] | None:
@@ -359,8 +515,11 @@ class Verifier:
     def report(self, table: str | None) -> Report:
         faults = sorted(self.faults, key=lambda f: (f.position, CHECKS.index(f.check)))
         shoes = self.shoes
+        events, streams_seen = self.events, len(self.chains)
         if table is not None:
             streams = self.table_streams(table)
+            events = sum(self.stream_events[s] for s in streams)
+            streams_seen = sum(1 for s in streams if s in self.stream_events)
             faults = [f for f in faults if f.stream in streams or not f.stream]
             shoes = {k: v for k, v in shoes.items() if v.table == table}
         waiting: dict[str, int] = defaultdict(int)
@@ -376,8 +535,8 @@ class Verifier:
         credit = sorted(t for t, c in self.table_credit.items() if c)
         return Report(
             scope="all streams" if table is None else f"table {table}",
-            events=self.events,
-            streams=len(self.chains),
+            events=events,
+            streams=streams_seen,
             shoes_checked=sum(1 for s in shoes.values() if s.revealed is not None),
             cards_checked=checked,
             unrevealed=[
@@ -387,6 +546,12 @@ class Verifier:
             ],
             credit_exempt=credit if table is None else [t for t in credit if t == table],
             balances_sum=sum(self.balances.values()),
+            snapshots_checked=0 if self.snapshots is None else self.snapshots.checked,
+            head_position=0 if self.head is None else self.head.position,
+            head_hash=self.head_hash,
+            expected_head=None
+            if self.expect_head is None
+            else ":".join(map(str, self.expect_head)),
             faults=faults,
         )
 
@@ -398,12 +563,40 @@ class Verifier:
         return streams
 
 
-def verify(app: Any, table: str | None = None) -> Report:
+def parse_head(text: str) -> tuple[int, str]:
+    """``POSITION:HASH`` (as the report prints the log's head) to (position, hash)."""
+    position, sep, digest = text.strip().partition(":")
+    if not sep or not position.isdigit() or int(position) < 1 or len(digest) != 64:
+        raise ValueError(f"a checkpoint is POSITION:HASH (a 64-digit SHA-256), got {text!r}")
+    try:
+        int(digest, 16)
+    except ValueError:
+        raise ValueError(f"{digest!r} is not a SHA-256 in hex") from None
+    return int(position), digest.lower()
+
+
+def verify(
+    app: Any, table: str | None = None, expect_head: tuple[int, str] | str | None = None
+) -> Report:
     """Check the whole log (or, with ``table``, report only on that table's streams: the
-    table, its rounds and shoes, and the wallets of players seated there)."""
-    verifier = Verifier()
+    table, its rounds and shoes, and the wallets of players seated there), and the stored
+    snapshots of tables and wallets. ``expect_head``: a checkpoint from an earlier run (the
+    report's ``head_position`` and ``head_hash``) the log must still reach. Raises
+    ``NotATable`` when ``table`` is no table of this log."""
+    scope = None
+    if table is not None:
+        try:
+            scope = str(UUID(str(table)))
+        except ValueError:
+            raise NotATable(f"{table!r} is not a table id") from None
+    if isinstance(expect_head, str):
+        expect_head = parse_head(expect_head)
+    verifier = Verifier(app, expect_head)
     mapper = app.mapper
     for notification in notifications(app):
         verifier.feed(notification, mapper)
     verifier.finish()
-    return verifier.report(None if table is None else str(table))
+    if scope is not None and scope not in verifier.table_credit:
+        what = "a round" if scope in verifier.round_table else "no table"
+        raise NotATable(f"{scope} is {what} in this log, not a table")
+    return verifier.report(scope)
