@@ -62,6 +62,12 @@ def table_members(app: Any, table_id: UUID) -> tuple[set[UUID], set[str]]:
     return streams, round_ids
 
 
+def is_table(app: Any, table_id: UUID) -> bool:
+    """Whether ``table_id``'s stream opens a table (one read of its first event)."""
+    first = app.events.get(table_id, lte=1)
+    return any(type(e).__qualname__ == "Table.Opened" for e in first)
+
+
 def export_lines(app: Any, table: str | UUID | None = None) -> Iterator[bytes]:
     """Every event (or one table's, see README.md § "What `export --table ID` contains") as
     export lines, in global order."""
@@ -109,10 +115,13 @@ def _export_command(args: argparse.Namespace, env: Mapping[str, str] | None = No
     try:
         if args.table is not None:
             try:
-                UUID(args.table)
+                table_id = UUID(args.table)
             except ValueError:
                 print(f"export: {args.table!r} is not a table id", file=sys.stderr)
-                return 2
+                return 1
+            if not is_table(app, table_id):
+                print(f"export: {table_id} is no table in this log", file=sys.stderr)
+                return 1
         export_to(app, sys.stdout.buffer, args.table)
         sys.stdout.buffer.flush()
     finally:

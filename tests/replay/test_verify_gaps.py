@@ -1,0 +1,236 @@
+"""``replay verify`` names what the hash chains alone cannot show: a round's last events or
+whole stream dropped, a stored snapshot edited, a used-card shoe that is not the packs less
+the cards on the table, the log cut short after a checkpoint; ``--table`` refuses what is no
+table, and ``export --table`` too."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from uuid import UUID
+
+import pytest
+from replay_history import play_history
+
+from ledger.application import TwentyOneLedger
+from ledger.config import store_env as build
+from replay.__main__ import main
+from replay.verify import NotATable, verify
+
+
+@pytest.fixture
+def sqlite_history(tmp_path):
+    env = dict(build("sqlite", sqlite_path=str(tmp_path / "l.sqlite3"), environ={}))
+    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+    app = TwentyOneLedger(env=env)
+    try:
+        history = play_history(app, rounds=2)
+        report = verify(app)
+    finally:
+        app.close()
+    assert report.ok, report.text()
+    return env, history, report
+
+
+def _delete(env: dict, where: str, *args) -> None:
+    with sqlite3.connect(env["SQLITE_DBNAME"]) as db:
+        db.execute(f"DELETE FROM stored_events WHERE {where}", args)
+
+
+def _verify(env: dict, **kwargs):
+    app = TwentyOneLedger(env=env)
+    try:
+        return verify(app, **kwargs)
+    finally:
+        app.close()
+
+
+def _a_round(env: dict, history: dict) -> tuple[str, str, int]:
+    """The fixed casino round, its table and its last version (its Round.Ended)."""
+    rid = history["fixed_round"]
+    with sqlite3.connect(env["SQLITE_DBNAME"]) as db:
+        (last,) = db.execute(
+            "SELECT max(originator_version) FROM stored_events WHERE originator_id=?",
+            (UUID(rid).hex,),
+        ).fetchone()
+        (topic,) = db.execute(
+            "SELECT topic FROM stored_events WHERE originator_id=? AND originator_version=?",
+            (UUID(rid).hex, last),
+        ).fetchone()
+    assert topic.endswith("Round.Ended")
+    app = TwentyOneLedger(env=env)
+    try:
+        table = str(app.get_round(rid).table_id)
+    finally:
+        app.close()
+    return rid, table, last
+
+
+def test_a_rounds_dropped_end_is_named_at_the_tables_closing_of_it(sqlite_history):
+    env, history, _ = sqlite_history
+    rid, table, last = _a_round(env, history)
+    _delete(env, "originator_id=? AND originator_version=?", UUID(rid).hex, last)
+
+    report = _verify(env)
+
+    assert not report.ok
+    rounds = [f for f in report.faults if f.check == "rounds"]
+    assert [(f.stream, f.type) for f in rounds] == [(table, "Table.RoundClosed")]
+    assert f"round {rid}, whose stream has no Round.Ended" in rounds[0].problem
+
+
+def test_a_rounds_dropped_settlement_leaves_its_escrow_full_once_the_table_closed_it(
+    sqlite_history,
+):
+    env, history, _ = sqlite_history
+    rid, table, last = _a_round(env, history)
+    # The round's last few events: its end, settlements and the transfers in its stream.
+    _delete(env, "originator_id=? AND originator_version>=?", UUID(rid).hex, last - 4)
+
+    report = _verify(env)
+
+    problems = [f.problem for f in report.faults if f.stream == table]
+    assert any("no Round.Ended" in p for p in problems), report.text()
+    assert all(f.stream in (table, "") or f.check == "money" for f in report.faults)
+
+
+def test_a_dropped_round_stream_is_named(sqlite_history):
+    env, history, _ = sqlite_history
+    rid, table, _ = _a_round(env, history)
+    _delete(env, "originator_id=?", UUID(rid).hex)
+
+    report = _verify(env)
+
+    assert not report.ok
+    assert any(
+        f.check == "rounds"
+        and f.stream == table
+        and f"round {rid}, which has no stream" in f.problem
+        for f in report.faults
+    ), report.text()
+
+
+def test_the_head_is_reported_and_a_cut_after_the_checkpoint_is_named(sqlite_history, capsys):
+    env, _, before = sqlite_history
+    head = f"{before.head_position}:{before.head_hash}"
+    assert before.head_hash and len(before.head_hash) == 64
+    assert f"log head: {head}" in before.text()
+    assert _verify(env, expect_head=head).ok
+
+    wrong = f"{before.head_position}:{'0' * 64}"
+    named = _verify(env, expect_head=wrong)
+    assert [f.check for f in named.faults] == ["head"]
+    assert named.first.position == before.head_position
+
+    _delete(env, "rowid > ?", before.head_position - 3)
+    assert _verify(env).ok  # the log alone cannot tell it was cut
+    cut = _verify(env, expect_head=head)
+    assert not cut.ok
+    assert "is gone: the log ends at position" in cut.first.problem
+    assert main(["verify", "--expect-head", head, "--json"], env=env) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["first_fault"]["check"] == "head"
+    assert out["head_position"] < before.head_position
+    assert main(["verify", "--expect-head", "12:nothex"], env=env) == 2
+
+
+def test_verify_table_refuses_what_is_no_table_and_counts_the_tables_streams(
+    sqlite_history, capsys
+):
+    env, history, whole = sqlite_history
+    rid, table, _ = _a_round(env, history)
+    scoped = _verify(env, table=table)
+    assert scoped.ok
+    assert 0 < scoped.events < whole.events
+    assert 0 < scoped.streams < whole.streams
+    for wrong in (rid, "not-a-uuid", "00000000-0000-0000-0000-000000000001"):
+        with pytest.raises(NotATable):
+            _verify(env, table=wrong)
+        assert main(["verify", "--table", wrong], env=env) == 1
+        assert "error:" in capsys.readouterr().err
+
+
+def test_export_table_refuses_an_unknown_or_non_table_id(sqlite_history, capsys):
+    env, history, _ = sqlite_history
+    rid, table, _ = _a_round(env, history)
+    for wrong in (rid, "00000000-0000-0000-0000-000000000001", "nope"):
+        assert main(["export", "--table", wrong], env=env) == 1
+        assert "export:" in capsys.readouterr().err
+    assert main(["export", "--table", table], env=env) == 0
+
+
+def test_an_edited_snapshot_is_named_with_its_stream_and_version(tmp_path):
+    env = dict(build("sqlite", sqlite_path=str(tmp_path / "s.sqlite3"), environ={}))
+    app = TwentyOneLedger(env=env)
+    try:
+        ann = app.register_player("Ann")["player_id"]
+        for _ in range(60):
+            app.deposit(ann, 10)
+        assert [s.originator_version for s in app.snapshots.get(UUID(ann))] == [50]
+        honest = verify(app)
+    finally:
+        app.close()
+    assert honest.ok and honest.snapshots_checked == 1
+    with sqlite3.connect(env["SQLITE_DBNAME"]) as db:
+        (state,) = db.execute(
+            "SELECT state FROM stored_snapshots WHERE originator_id=?", (UUID(ann).hex,)
+        ).fetchone()
+        data = json.loads(state)
+        data["state"]["balance"] += 500_000
+        db.execute(
+            "UPDATE stored_snapshots SET state=? WHERE originator_id=?",
+            (json.dumps(data).encode(), UUID(ann).hex),
+        )
+
+    report = _verify(env)
+
+    assert not report.ok
+    assert (report.first.check, report.first.type) == ("snapshot", "Snapshot")
+    assert (report.first.stream, report.first.version) == (ann, 50)
+    assert "differs in balance" in report.first.problem
+    assert f"Snapshot v50 of stream {ann}" in report.text()
+
+
+def test_a_snapshot_past_the_end_of_its_stream_is_named(sqlite_history):
+    env, _, _ = sqlite_history
+    app = TwentyOneLedger(env=env)
+    try:
+        ann = app.register_player("Ann")["player_id"]
+        for _ in range(51):
+            app.deposit(ann, 10)
+    finally:
+        app.close()
+    _delete(env, "originator_id=? AND originator_version>=?", UUID(ann).hex, 50)
+    report = _verify(env)
+    assert any(
+        f.check == "snapshot" and f.stream == ann and "stream ends at v49" in f.problem
+        for f in report.faults
+    ), report.text()
+
+
+def test_a_used_card_shoe_no_round_ran_out_into_is_named(memory_env):
+    from ledger.domain.shoe import Shoe
+
+    app = TwentyOneLedger(env=memory_env)
+    try:
+        table = app.open_table("casino", {})["table_id"]
+        shoe = Shoe._create(
+            Shoe.Committed,
+            table_id=UUID(table),
+            nonce=1,
+            packs=1,
+            commitment="0" * 64,
+            client_seed="c",
+            algorithm="hmac-sha256",
+            fixed=False,
+            clause="VU-29",
+            actor="forger",
+            stock=["AS", "KH"],
+        )
+        app.save(shoe)
+        report = verify(app)
+    finally:
+        app.close()
+    assert [(f.stream, f.check, f.problem) for f in report.faults] == [
+        (str(shoe.id), "shuffle", "a shoe of used cards no round replaced its shoe with")
+    ]
