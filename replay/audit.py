@@ -27,7 +27,7 @@ from typing import Any
 from uuid import UUID
 
 from ledger.cards import hand_total, totals_with_aces
-from ledger.domain.chain import event_fields, verify_chain
+from ledger.domain.chain import event_fields, event_hash, verify_chain
 from ledger.domain.round import DEALER_HANDS, Round
 from ledger.domain.shoe import Shoe
 from ledger.domain.transfers import FundsTransferredBase
@@ -403,7 +403,9 @@ def audit_round(app: Any, round_id: str) -> dict[str, Any]:
     transfers = sorted(transfers + pool_transfers(app, rnd), key=lambda t: t["time"])
 
     shoes = [shoe_audit(app, sid, cards) for sid in shoe_ids]
-    ok, fault = verify_chain(events)
+    chain = chains_shown(
+        app, events, players, str(rnd.table_id) if rnd.family == "vingt-un" else None, shoe_ids
+    )
     return {
         "round_id": rid,
         "table_id": str(rnd.table_id),
@@ -422,5 +424,78 @@ def audit_round(app: Any, round_id: str) -> dict[str, Any]:
         "balances": balances,
         "shoe": shoes[0],
         "shoes": shoes,
-        "chain": {"ok": ok, "fault": fault, "events": len(events)},
+        "chain": chain,
     }
+
+
+def chains_shown(
+    app: Any, events: list[Any], players: list[str], table: str | None, shoes: list[str]
+) -> dict[str, Any]:
+    """The hash chains of every stream whose events the audit shows: the round's and each
+    shoe's from their first event, and of each player's wallet (the round's transfers and the
+    balances) and of the table when its pool transfers are shown (Vingt-un), the stretch the
+    audit reads back, from the event before it to the stream's end (the wallet's earlier
+    balance comes from its snapshot, which ``replay verify`` checks). A chain shows an event
+    changed, re-ordered or dropped from between two others; not a stream's last events
+    dropped (``replay verify`` compares streams with one another and with a checkpoint)."""
+    from ledger.domain.table import Table
+
+    first = events[0]
+    rid = first.originator_id
+    streams: list[tuple[str, str, list[Any]]] = [("round", str(rid), events)]
+    for pid in players:
+        streams.append(
+            ("wallet", pid, stretch(app, pid, lambda e: e.timestamp < first.timestamp - CLOCK_SKEW))
+        )
+    if table:
+        opened = lambda e: isinstance(e, Table.RoundOpened) and e.round_id == rid  # noqa: E731
+        streams.append(("table", table, stretch(app, table, opened)))
+    streams += [("shoe", sid, list(app.events.get(UUID(sid)))) for sid in shoes]
+    checked = []
+    for kind, stream, read in streams:
+        ok, fault = verify_chain(read) if kind in ("round", "shoe") else verify_stretch(read)
+        checked.append(
+            {"kind": kind, "stream": stream, "events": len(read), "ok": ok, "fault": fault}
+        )
+    bad = next((c for c in checked if not c["ok"]), None)
+    return {
+        "ok": bad is None,
+        "fault": None
+        if bad is None
+        else f"the {bad['kind']} stream {bad['stream']}: {bad['fault']}",
+        "events": len(events),  # the round's own
+        "events_checked": sum(c["events"] for c in checked),
+        "streams": checked,
+    }
+
+
+def stretch(app: Any, stream: str, until: Callable[[Any], bool]) -> list[Any]:
+    """The events ``since`` reads back, with the one it stopped at (their first link)."""
+    newer, known = since(app, UUID(stream), until)
+    anchor = list(app.events.get(UUID(stream), gt=known - 1, lte=known)) if known else []
+    return anchor + newer
+
+
+def verify_stretch(events: list[Any]) -> tuple[bool, str | None]:
+    """``verify_chain`` over a stretch of one stream: from its first event when that is v1,
+    else taking the first event's own hash as the anchor of the rest."""
+    if not events or events[0].originator_version == 1:
+        return verify_chain(events)
+    head = events[0]
+    fields = event_fields(head)
+    where = f"{head.originator_id} v{head.originator_version} {type(head).__qualname__}"
+    if event_hash(type(head).__qualname__, fields) != fields.get("hash"):
+        return False, f"{where}: content does not match its hash"
+    expected_prev, expected_version = fields.get("hash"), head.originator_version + 1
+    for event in events[1:]:
+        fields = event_fields(event)
+        name = type(event).__qualname__
+        where = f"{event.originator_id} v{event.originator_version} {name}"
+        if event.originator_version != expected_version:
+            return False, f"{where}: version gap (expected v{expected_version})"
+        if fields.get("prev_hash") != expected_prev:
+            return False, f"{where}: prev_hash does not match the preceding event"
+        if event_hash(name, fields) != fields.get("hash"):
+            return False, f"{where}: content does not match its hash"
+        expected_prev, expected_version = fields["hash"], event.originator_version + 1
+    return True, None

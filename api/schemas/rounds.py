@@ -290,10 +290,23 @@ class AuditShoeSchema(Schema):
     )
 
 
-class AuditChainSchema(Schema):
-    ok = fields.Boolean(required=True)
-    fault = fields.String(allow_none=True)
+class AuditChainStreamSchema(Schema):
+    kind = fields.String(metadata={"description": "round, wallet, table (its pool) or shoe"})
+    stream = fields.String()
     events = fields.Integer()
+    ok = fields.Boolean()
+    fault = fields.String(allow_none=True)
+
+
+class AuditChainSchema(Schema):
+    """The hash chains of every stream the audit reads, each from its first event to its
+    last. A chain does not show a stream's last events dropped (``replay verify`` does)."""
+
+    ok = fields.Boolean(required=True)
+    fault = fields.String(allow_none=True, metadata={"description": "the first stream at fault"})
+    events = fields.Integer(metadata={"description": "the round's own events"})
+    events_checked = fields.Integer(metadata={"description": "events of all streams checked"})
+    streams = fields.List(fields.Nested(AuditChainStreamSchema))
 
 
 class RoundAuditSchema(Schema):

@@ -75,7 +75,10 @@ def test_casino_round_audit(http):
 
     report = audit(t)
     assert report["scope"] == "full" and report["ended"]
-    assert report["chain"] == {"ok": True, "fault": None, "events": len(report["events"])}
+    chain = report["chain"]
+    assert (chain["ok"], chain["fault"], chain["events"]) == (True, None, len(report["events"]))
+    assert [s["kind"] for s in chain["streams"]] == ["round", "wallet", "wallet", "shoe"]
+    assert chain["events_checked"] == sum(s["events"] for s in chain["streams"])
     assert [e["version"] for e in report["events"]] == list(range(1, len(report["events"]) + 1))
     assert all(e["time"].endswith("+00:00") for e in report["events"])
     check_settlements(report)

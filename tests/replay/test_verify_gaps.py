@@ -234,3 +234,39 @@ def test_a_used_card_shoe_no_round_ran_out_into_is_named(memory_env):
     assert [(f.stream, f.check, f.problem) for f in report.faults] == [
         (str(shoe.id), "shuffle", "a shoe of used cards no round replaced its shoe with")
     ]
+
+
+def test_the_round_audit_checks_the_chains_of_the_wallets_it_shows_and_names_the_stream(
+    sqlite_history,
+):
+    from replay.audit import audit_round
+
+    env, history, _ = sqlite_history
+    rid, _, _ = _a_round(env, history)
+    app = TwentyOneLedger(env=env)
+    try:
+        honest = audit_round(app, rid)["chain"]
+        player = audit_round(app, rid)["balances"][0]["player"]
+    finally:
+        app.close()
+    assert honest["ok"] and {s["kind"] for s in honest["streams"]} == {"round", "wallet", "shoe"}
+    with sqlite3.connect(env["SQLITE_DBNAME"]) as db:
+        rows = db.execute(
+            "SELECT originator_version, state FROM stored_events WHERE originator_id=?",
+            (UUID(player).hex,),
+        ).fetchall()
+        version, state = next((v, s) for v, s in rows if rid.encode() in s)
+        data = json.loads(state)
+        data["amount"] += 1
+        db.execute(
+            "UPDATE stored_events SET state=? WHERE originator_id=? AND originator_version=?",
+            (json.dumps(data).encode(), UUID(player).hex, version),
+        )
+    app = TwentyOneLedger(env=env)
+    try:
+        chain = audit_round(app, rid)["chain"]
+    finally:
+        app.close()
+    assert not chain["ok"]
+    assert chain["fault"].startswith(f"the wallet stream {player}: ")
+    assert f"v{version} Player.FundsTransferred: content does not match" in chain["fault"]
