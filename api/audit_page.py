@@ -27,6 +27,7 @@ from api.errors import status_for
 from api.resources.rounds import ANY_ROLE, audit_for
 from api.schemas.rounds import RoundAuditSchema
 from ledger.errors import LedgerError
+from replay.damage import StoreDamaged
 
 bp = Blueprint("audit_page", __name__, url_prefix="/audit")
 
@@ -48,7 +49,13 @@ _HEADERS = {
     "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
-_TITLES = {401: "Sign-in needed", 403: "Not allowed", 404: "Not found", 409: "Conflict"}
+_TITLES = {
+    401: "Sign-in needed",
+    403: "Not allowed",
+    404: "Not found",
+    409: "Conflict",
+    500: "Stored events damaged",  # the only 500 this page renders itself
+}
 
 
 @bp.after_request
@@ -167,6 +174,13 @@ def _refused(error: LedgerError) -> Response:
     # The ledger's own refusals (unknown round, a player of another round, a round not yet
     # ended), with the status the JSON API gives them.
     return error_page(status_for(error), error.message, error.clause)
+
+
+@bp.errorhandler(StoreDamaged)
+def _damaged(error: StoreDamaged) -> Response:
+    # As the JSON API: a 500 that names the damaged event and says how to check the store.
+    current_app.logger.error("%s", error)
+    return error_page(500, str(error))
 
 
 @bp.get("/rounds/<uuid:round_id>")

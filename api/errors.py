@@ -2,8 +2,9 @@
 
 One shape for all failures: werkzeug's HTTP errors (404, 405, 413, …), webargs' validation
 errors (422, field -> messages), malformed JSON (400), every ``LedgerError`` (mapped to a status
-by its class, carrying the rule clause that refused it) and unexpected exceptions (500, logged
-here, never shown to the client).
+by its class, carrying the rule clause that refused it), stored events that cannot be read
+(500 ``stored-events-damaged``, naming the event) and unexpected exceptions (500, logged here,
+never shown to the client).
 """
 
 from __future__ import annotations
@@ -57,6 +58,12 @@ class ProblemSchema(Schema):
         metadata={
             "description": "503 projection-superseded only: the read model newer code rebuilt"
         }
+    )
+    stream = fields.String(
+        metadata={"description": "stored-events-damaged only: the stream of the damaged event"}
+    )
+    version = fields.Integer(
+        metadata={"description": "stored-events-damaged only: the damaged event's version"}
     )
     errors = fields.Dict(
         keys=fields.String(),
@@ -178,6 +185,21 @@ def handle_projection_superseded(error: Any) -> Response:
     )
 
 
+def handle_store_damaged(error: Any) -> Response:
+    # Not the request's fault and not cured by retrying: a stored event cannot be read or is
+    # missing. The operator needs to know which one (the detail names it); clients get a
+    # problem they can tell apart from a bug.
+    current_app.logger.error("%s", error)
+    return problem(
+        500,
+        "Stored events damaged",
+        str(error),
+        kind="stored-events-damaged",
+        stream=error.stream,
+        version=error.version,
+    )
+
+
 def handle_unexpected(error: Exception) -> Response:
     current_app.logger.exception("unexpected error while handling a request", exc_info=error)
     return problem(500, "Internal error", "the server failed; the error has been logged")
@@ -203,6 +225,9 @@ def init_app(app: Flask, api: Any) -> None:
 
     app.register_error_handler(ProjectionLag, handle_projection_lag)
     app.register_error_handler(ProjectionSuperseded, handle_projection_superseded)
+    from replay.damage import StoreDamaged
+
+    app.register_error_handler(StoreDamaged, handle_store_damaged)
     # Documented once so every view can refer to it as "Problem".
     if "Problem" not in api.spec.components.schemas:
         api.spec.components.schema("Problem", schema=ProblemSchema)

@@ -271,7 +271,10 @@ def simulate(
 
 def open_pools(stdout: TextIO, stderr: TextIO, environ: Any = None) -> int:
     try:
-        with _ledger("open-pools", stderr, lambda: store_env(environ=environ)) as (app, env):
+        with _ledger("open-pools", stderr, lambda: store_env(environ=environ, create=False)) as (
+            app,
+            env,
+        ):
             opened = app.open_pools()
     except _Refused as refused:
         return refused.code

@@ -38,8 +38,16 @@ POSTGRES_OPTIONAL = (
     "POSTGRES_CONNECT_TIMEOUT",
 )
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
 _TRUE = frozenset({"1", "true", "yes", "on", "y", "t"})
 _FALSE = frozenset({"0", "false", "no", "off", "n", "f", ""})
+
+
+class StoreSettingError(ValueError):
+    """A store setting that cannot work (an unknown ``LEDGER_STORE``, a SQLite path that is
+    a directory, not a database, or, for a tool that only reads, not there): the command
+    says so in one line and exits 2 instead of failing deep inside the store."""
 
 
 def _environ(environ: Mapping[str, str] | None) -> Mapping[str, str]:
@@ -81,7 +89,7 @@ def _store_kind(kind: str | None, environ: Mapping[str, str]) -> str:
     normalised = chosen.strip().lower() or DEFAULT_STORE
     if normalised not in STORES:
         allowed = ", ".join(STORES)
-        raise ValueError(f"LEDGER_STORE must be one of {allowed}; got {chosen!r}")
+        raise StoreSettingError(f"LEDGER_STORE must be one of {allowed}; got {chosen!r}")
     return normalised
 
 
@@ -89,16 +97,46 @@ def _is_sqlite_memory(path: str) -> bool:
     return path == ":memory:" or path.startswith("file:")
 
 
+def check_sqlite_path(path: str, *, create: bool = True) -> None:
+    """Refuse, with :class:`StoreSettingError`, a SQLite path that cannot be the ledger's
+    database: a directory (SQLite would retry it for most of a minute), a file that is not a
+    SQLite database, or, when ``create`` is false (the replay tools, which only read), a file
+    that is not there: a mistyped path must not silently become a new, empty ledger."""
+    if _is_sqlite_memory(path):
+        return
+    where = Path(path)
+    if where.is_dir():
+        raise StoreSettingError(f"LEDGER_SQLITE_PATH {path!r} is a directory, not a database")
+    if where.exists():
+        try:
+            with where.open("rb") as file:
+                header = file.read(len(SQLITE_HEADER))
+        except OSError as error:
+            raise StoreSettingError(
+                f"LEDGER_SQLITE_PATH {path!r} cannot be read: {error.strerror}"
+            ) from None
+        if header and header != SQLITE_HEADER:  # an empty file is an empty database
+            raise StoreSettingError(f"LEDGER_SQLITE_PATH {path!r} is not a SQLite database")
+    elif not create:
+        raise StoreSettingError(
+            f"LEDGER_SQLITE_PATH {path!r} does not exist (this command only reads a ledger; "
+            "check the path)"
+        )
+
+
 def store_env(
     kind: str | None = None,
     *,
     sqlite_path: str | None = None,
     environ: Mapping[str, str] | None = None,
+    create: bool = True,
 ) -> dict[str, str]:
     """The eventsourcing environment for a store.
 
     ``kind`` overrides ``LEDGER_STORE``; ``environ`` defaults to ``os.environ``. For SQLite the
-    database file's directory is created, so a fresh checkout runs without a setup step.
+    database file's directory is created, so a fresh checkout runs without a setup step;
+    with ``create=False`` (tools that only read) a missing database is refused instead. A bad
+    setting raises :class:`StoreSettingError` (see :func:`check_sqlite_path`).
     """
     source = _environ(environ)
     store = _store_kind(kind, source)
@@ -106,8 +144,14 @@ def store_env(
 
     if store == "sqlite":
         path = sqlite_path or env_str("LEDGER_SQLITE_PATH", "", source) or DEFAULT_SQLITE_PATH
-        if not _is_sqlite_memory(path):
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        check_sqlite_path(path, create=create)
+        if create and not _is_sqlite_memory(path):
+            try:
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise StoreSettingError(
+                    f"LEDGER_SQLITE_PATH {path!r}: its directory cannot be made ({error.strerror})"
+                ) from None
         env["SQLITE_DBNAME"] = path
     elif store == "postgres":
         for name, default in POSTGRES_DEFAULTS.items():

@@ -9,8 +9,11 @@
 command, ``export``/``import`` and the projection commands included.
 
 The store is the ledger's own (``LEDGER_STORE``, ``LEDGER_SQLITE_PATH``, ``POSTGRES_*``; see
-``ledger.config``). Nothing here writes to the ledger. Exit status: 0 all well, 1 a fault or a
-difference was found (verify, rederive) or the thing asked for does not exist, 2 bad usage.
+``ledger.config``). Nothing here writes to the ledger, and a SQLite path that is not there is
+refused (only ``import`` may make a new store). Exit status: 0 all well, 1 a fault or a
+difference was found (verify, rederive), the thing asked for does not exist, or the stored
+events it needs are damaged (one line naming the event), 2 bad usage (a bad store setting
+included).
 """
 
 from __future__ import annotations
@@ -24,9 +27,11 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ledger.config import store_env
 from replay import rederive as rederive_mod
 from replay import timetravel
 from replay import verify as verify_mod
+from replay.damage import LIBRARY_ERRORS, StoreDamaged, explain
 from replay.json_option import add_top_level, json_parent, wants_json
 from replay.store import ledger
 
@@ -43,12 +48,12 @@ def _emit(args: argparse.Namespace, data: dict[str, Any], text: str) -> None:
         print(text)
 
 
-def _fail(args: argparse.Namespace, message: str) -> int:
+def _fail(args: argparse.Namespace, message: str, code: int = 1) -> int:
     if wants_json(args):
         print(json.dumps({"error": message}))
     else:
         print(f"error: {message}", file=sys.stderr)
-    return 1
+    return code
 
 
 def cmd_verify(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
@@ -70,6 +75,8 @@ def cmd_round(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
     with ledger(env) as app:
         try:
             state = timetravel.round_at(app, args.id, args.at)
+        except timetravel.BadRequest as error:
+            return _fail(args, str(error), 2)
         except timetravel.NotFound as error:
             return _fail(args, str(error))
     _emit(args, state, timetravel.round_text(state))
@@ -162,13 +169,33 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         takes_env = len(inspect.signature(func).parameters) >= 2
     except (TypeError, ValueError):
         takes_env = True
+    from replay.importer import BadSource, check_source
     from replay.projections import ProjectionSuperseded
 
+    if args.command == "import":
+        try:  # before the store is opened (and, for a new one, made)
+            check_source(args.file)
+        except BadSource as error:
+            return _fail(args, str(error), 2)
+    if env is None:
+        try:  # every command reads an existing store; only import may make a new one
+            env = store_env(create=args.command == "import")
+        except ValueError as error:  # LEDGER_STORE, LEDGER_SQLITE_PATH, POSTGRES_* …
+            return _fail(args, str(error), 2)
     try:
         code = func(args, env) if takes_env else func(args)
     except ProjectionSuperseded as error:
         print(f"replay {args.command}: {error}", file=sys.stderr)
         return 3
+    except BadSource as error:
+        return _fail(args, str(error), 2)
+    except (StoreDamaged, *LIBRARY_ERRORS) as error:
+        damaged = explain(error)
+        if wants_json(args):
+            print(json.dumps(damaged.as_dict()))
+        else:
+            print(f"replay {args.command}: {damaged}", file=sys.stderr)
+        return 1
     return int(code or 0)
 
 

@@ -16,6 +16,7 @@ from uuid import UUID
 
 from ledger import accounts
 from ledger.domain.chain import canonical
+from replay.damage import decode
 from replay.event_schemas import ENVELOPE_FIELDS, SCHEMA_VERSION, event_topics
 from replay.json_option import json_parent, wants_json
 from replay.store import notifications
@@ -54,7 +55,7 @@ def table_members(app: Any, table_id: UUID) -> tuple[set[UUID], set[str]]:
     streams = {table_id}
     round_ids: set[str] = set()
     for n in notifications(app, topics=(ROUND_STARTED, SHOE_COMMITTED)):
-        event = app.mapper.to_domain_event(n)
+        event = decode(app, n)
         if event.table_id == table_id:
             streams.add(n.originator_id)
             if n.topic == ROUND_STARTED:
@@ -73,7 +74,7 @@ def export_lines(app: Any, table: str | UUID | None = None) -> Iterator[bytes]:
     export lines, in global order."""
     if table is None:
         for n in notifications(app):
-            yield encode_line(line_object(n, app.mapper.to_domain_event(n)))
+            yield encode_line(line_object(n, decode(app, n)))
         return
     table_id = UUID(str(table))
     streams, round_ids = table_members(app, table_id)
@@ -81,9 +82,9 @@ def export_lines(app: Any, table: str | UUID | None = None) -> Iterator[bytes]:
     table_accounts |= {accounts.deal_sale(table_id), accounts.pool_payout(table_id)}
     for n in notifications(app):
         if n.originator_id in streams:
-            yield encode_line(line_object(n, app.mapper.to_domain_event(n)))
+            yield encode_line(line_object(n, decode(app, n)))
         elif n.topic == WALLET_TRANSFER:
-            event = app.mapper.to_domain_event(n)
+            event = decode(app, n)
             if (
                 event.round_id in round_ids
                 or event.from_account in table_accounts

@@ -258,9 +258,32 @@ def import_lines(app: Any, lines: Sequence[bytes | str], **kwargs: Any) -> dict[
     return import_from(app, lambda: lines, **kwargs)
 
 
+class BadSource(ImportRefused):
+    """The file to import cannot be read at all (not there, a directory, not permitted):
+    bad usage (exit 2 from ``python -m replay import``, which looks before it opens the
+    store, so nothing is made)."""
+
+
+def check_source(path: str | Path) -> None:
+    """Raise :class:`BadSource` unless ``path`` is ``-`` (stdin) or a file that can be read."""
+    if str(path) == "-":
+        return
+    where = Path(path)
+    if where.is_dir():
+        raise BadSource(f"{path} is a directory; give the .jsonl file that export wrote")
+    if not where.exists():
+        raise BadSource(f"no such file {path}")
+    try:
+        with where.open("rb"):
+            pass
+    except OSError as error:
+        raise BadSource(f"{path} cannot be read: {error.strerror}") from None
+
+
 def import_file(app: Any, path: str | Path, **kwargs: Any) -> dict[str, Any]:
     if str(path) == "-":
         return import_lines(app, sys.stdin.buffer.readlines(), **kwargs)
+    check_source(path)
 
     def source() -> Iterator[bytes]:
         with open(path, "rb") as handle:

@@ -26,6 +26,7 @@ from ledger.config import store_env
 from ledger.domain.chain import event_fields
 from ledger.domain.round import DEALER, DEALER_HANDS, Round
 from ledger.errors import LedgerError
+from replay.damage import check_stream, reported
 
 FUNDS = 10**12  # every stand-in's deposit: no recorded stake can be refused for money
 # Left out of the comparison: burns and shoe changes (a fixed shoe has none), and the round's
@@ -50,10 +51,13 @@ class Rederivation:
     event_differences: list[str] = field(default_factory=list)
     diverged: str | None = None  # why the replay could not follow the record to its end
     decisions: int = 0
+    in_play: bool = False  # the round has not ended: there is no settlement to compare yet
+    events: int = 0  # the recorded events walked
 
     @property
     def matches(self) -> bool:
-        return not self.differences and self.diverged is None
+        """The settlement was rederived and matches (never for a round still in play)."""
+        return not self.differences and self.diverged is None and not self.in_play
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -65,6 +69,8 @@ class Rederivation:
             "differences": self.differences,
             "event_differences": self.event_differences,
             "diverged": self.diverged,
+            "in_play": self.in_play,
+            "events_compared": self.events,
         }
 
     def text(self) -> str:
@@ -82,7 +88,13 @@ class Rederivation:
             lines.append(f"  the replay diverged: {self.diverged}")
         for d in self.event_differences:
             lines.append(f"  event differs: {d}")
-        if self.matches:
+        if self.in_play:
+            so_far = "" if self.diverged else ", and they follow today's rules"
+            lines.append(
+                f"no settlement to compare: the round is still in play ({self.events} recorded "
+                f"events compared, {self.decisions} decisions replayed{so_far})"
+            )
+        elif self.matches:
             lines.append("settlement matches")
         else:
             lines.append("settlement DIFFERS:")
@@ -102,11 +114,15 @@ def _money(settled: dict[str, Any] | None) -> str:
 def rederive_round(app: Any, round_id: str) -> Rederivation:
     """Rederive a stored round (read only: its events are only read)."""
     try:
-        events = list(app.events.get(UUID(str(round_id))))
+        uuid = UUID(str(round_id))
     except ValueError:
         raise NotARound(f"{round_id!r} is not a round id") from None
-    if not events:
+    # Checked first: a damaged or missing event is reported by name (StoreDamaged), never
+    # taken for a bad id or replayed around.
+    if check_stream(app, uuid) == 0:
         raise NotARound(f"no round {round_id}")
+    with reported(uuid):
+        events = list(app.events.get(uuid))
     return rederive(events)
 
 
@@ -118,6 +134,8 @@ def rederive(recorded: list[Any]) -> Rederivation:
     rules = dict(started.rules)
     family = rules.pop("family")
     result = Rederivation(str(started.originator_id), family)
+    result.in_play = not any(isinstance(e, Round.Ended) for e in recorded)
+    result.events = len(recorded)
     env = store_env("memory", environ={"LEDGER_ALLOW_FIXED_SHOES": "true"})
     fresh = TwentyOneLedger(env=env)
     replay = _Replay(fresh, started, family, rules, recorded, result)

@@ -13,10 +13,15 @@ from eventsourcing.application import AggregateNotFoundError
 from ledger.domain.chain import plain, project
 from ledger.domain.round import Round
 from ledger.domain.table import Table
+from replay.damage import StoreDamaged, check_stream, decode, reported
 
 
 class NotFound(LookupError):
     pass
+
+
+class BadRequest(ValueError):
+    """A request that cannot name anything (``--at 0``): bad usage, exit 2."""
 
 
 def state_of(aggregate: Any) -> dict[str, Any]:
@@ -46,13 +51,22 @@ def round_at(app: Any, round_id: str, at: int | None = None) -> dict[str, Any]:
         uuid = UUID(str(round_id))
     except ValueError:
         raise NotFound(f"{round_id!r} is not a round id") from None
+    if at is not None and at < 1:
+        raise BadRequest(f"--at must be 1 or more (the first event is 1), got {at}")
+    # Read (and check) the stored events first: a damaged or missing one is reported by
+    # name (StoreDamaged) instead of surfacing as the library's error mid-replay.
+    latest = check_stream(app, uuid, upto=at)
+    if latest == 0:
+        raise NotFound(f"no round {round_id}")
+    if at is not None and at > latest:
+        raise NotFound(f"round {round_id} has {latest} events; --at {at} is beyond its last")
     try:
-        rnd = app.repository.get(uuid, version=at, projector_func=project)
+        with reported(uuid):
+            rnd = app.repository.get(uuid, version=at, projector_func=project)
     except AggregateNotFoundError:
         raise NotFound(f"no round {round_id}") from None
     if not isinstance(rnd, Round):
         raise NotFound(f"{round_id} is a {type(rnd).__name__}, not a round")
-    latest = app.recorder.select_events(uuid, desc=True, limit=1)[0].originator_version
     state = state_of(rnd)
     state["events"] = latest
     state["totals"] = {h: rnd.total(h) for h in [*rnd.order, *rnd.dealer_hand_ids()]}
@@ -68,7 +82,13 @@ def version_at(app: Any, aggregate_id: UUID, at: datetime) -> int:
     while low < high:
         middle = (low + high + 1) // 2
         stored = app.recorder.select_events(aggregate_id, gt=middle - 1, lte=middle)
-        if app.mapper.to_domain_event(stored[0]).timestamp <= at:
+        if not stored:
+            raise StoreDamaged(
+                f"event v{middle} of stream {aggregate_id} is missing",
+                stream=aggregate_id,
+                version=middle,
+            )
+        if decode(app, stored[0]).timestamp <= at:
             low = middle
         else:
             high = middle - 1
@@ -85,11 +105,13 @@ def table_at(app: Any, table_id: str, at: datetime) -> dict[str, Any]:
         raise NotFound(f"{table_id!r} is not a table id") from None
     version = version_at(app, uuid, at)
     if version == 0:
-        first = next(iter(app.events.get(uuid, limit=1)), None)
+        with reported(uuid):
+            first = next(iter(app.events.get(uuid, limit=1)), None)
         if first is None:
             raise NotFound(f"no table {table_id}")
         raise NotFound(f"table {table_id} was opened at {first.timestamp.isoformat()}, after {at}")
-    table = app.repository.get(uuid, version=version, projector_func=project)
+    with reported(uuid):
+        table = app.repository.get(uuid, version=version, projector_func=project)
     if not isinstance(table, Table):
         raise NotFound(f"{table_id} is a {type(table).__name__}, not a table")
     state = state_of(table)
@@ -98,7 +120,11 @@ def table_at(app: Any, table_id: str, at: datetime) -> dict[str, Any]:
     if table.current_round is not None:
         played = version_at(app, table.current_round, at)
         if played:
-            rnd = app.repository.get(table.current_round, version=played, projector_func=project)
+            check_stream(app, table.current_round, upto=played)
+            with reported(table.current_round):
+                rnd = app.repository.get(
+                    table.current_round, version=played, projector_func=project
+                )
             state["round_in_play"] = state_of(rnd)
     return state
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from uuid import UUID
 
 from flask import g
 
@@ -30,6 +31,7 @@ from api.visibility import HIDDEN, event_views, owns, round_view, sees_all
 from ledger import accounts
 from ledger.domain.round import DEALER_HANDS
 from replay.audit import audit_round, summarize
+from replay.damage import check_stream, reported
 from replay.projections import queries
 
 blp = Blueprint("rounds", __name__, url_prefix="/v1/rounds", description="Rounds and actions")
@@ -134,6 +136,11 @@ def events(round_id):
 @blp.route("/<uuid:round_id>/audit")
 @require(*ANY_ROLE)
 @answers(403, "not-permitted: a player sees only his own round's audit, once it has ended")
+@answers(
+    500,
+    "stored-events-damaged: a stored event of the round cannot be decoded or is missing; "
+    "the detail names it (run `python -m replay verify`)",
+)
 @blp.response(200, RoundAuditSchema)
 def audit(round_id):
     """The audit of a disputed round (replay/audit.py): every event with its UTC time, actor,
@@ -148,8 +155,12 @@ def audit_for(round_id: str, viewer: Any) -> dict:
     player-masked report (or ``NotPermitted``). The one place that choice is made, so the JSON
     view and the HTML page (api/audit_page.py) can never show a caller different things."""
     app = ledger()
-    rnd = app.get_round(round_id)
-    report = audit_round(app, round_id)
+    # A damaged or missing stored event is named (StoreDamaged: a 500 "stored-events-damaged"
+    # problem, see api/errors.py), never left to surface as the library's error.
+    check_stream(app, UUID(round_id))
+    with reported(round_id):
+        rnd = app.get_round(round_id)
+        report = audit_round(app, round_id)
     if sees_all(viewer):
         return {**report, "scope": "full"}
     report = _player_audit(rnd, report, viewer)

@@ -2,10 +2,11 @@
 themselves are in tests/application/test_simulate.py)."""
 
 import io
+import sys
 
 import pytest
 
-from ledger.cli import build_parser, main, progress_reporter, settings_from
+from ledger.cli import build_parser, main, open_pools, progress_reporter, settings_from
 
 
 def settings(*argv: str):
@@ -116,3 +117,23 @@ def test_a_terminal_gets_a_progress_bar():
         progress(10)
 
     assert "10/10" in stream.getvalue()
+
+
+def test_open_pools_refuses_a_store_that_is_not_there_and_makes_nothing(tmp_path, capsys):
+    # It opens pools on the tables of an existing ledger: a mistyped path is a mistake,
+    # not a new empty ledger (auditor review, store-path mistakes).
+    environ = {"LEDGER_STORE": "sqlite", "LEDGER_SQLITE_PATH": str(tmp_path / "typo" / "l.db")}
+
+    assert open_pools(io.StringIO(), sys.stderr, environ) == 2
+
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("python -m ledger open-pools: ") and "does not exist" in err
+    assert len(err.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_simulate_refuses_a_sqlite_path_that_is_a_directory(tmp_path, capsys):
+    assert main(["simulate", "--store", "sqlite", "--sqlite-path", str(tmp_path)]) == 2
+
+    err = capsys.readouterr().err.strip()
+    assert "is a directory" in err and len(err.splitlines()) == 1

@@ -1,6 +1,8 @@
+import sqlite3
+
 import pytest
 
-from ledger.config import describe, env_bool, env_int, store_env, store_kind
+from ledger.config import StoreSettingError, describe, env_bool, env_int, store_env, store_kind
 
 
 @pytest.fixture(autouse=True)
@@ -162,3 +164,44 @@ def test_describe_names_each_store_in_one_line():
 def test_store_kind_reads_the_persistence_module_back():
     for kind in ("memory", "sqlite", "postgres"):
         assert store_kind(store_env(kind, environ={})) == kind
+
+
+# -- store paths a command must refuse at once (auditor review, store-path mistakes) --------
+
+
+def test_a_reading_tool_refuses_a_sqlite_path_that_is_not_there_and_makes_nothing(tmp_path):
+    path = tmp_path / "typo" / "ledger.sqlite3"
+
+    with pytest.raises(StoreSettingError, match="does not exist"):
+        store_env("sqlite", environ={"LEDGER_SQLITE_PATH": str(path)}, create=False)
+
+    assert not (tmp_path / "typo").exists()
+
+
+def test_a_reading_tool_accepts_an_existing_database(tmp_path):
+    path = tmp_path / "ledger.sqlite3"
+    sqlite3.connect(path).execute("create table t (x)").connection.close()
+
+    env = store_env("sqlite", environ={"LEDGER_SQLITE_PATH": str(path)}, create=False)
+
+    assert env["SQLITE_DBNAME"] == str(path)
+
+
+@pytest.mark.parametrize("create", [True, False])
+def test_a_sqlite_path_that_is_a_directory_is_refused_at_once(tmp_path, create):
+    with pytest.raises(StoreSettingError, match="is a directory"):
+        store_env("sqlite", environ={"LEDGER_SQLITE_PATH": str(tmp_path)}, create=create)
+
+
+@pytest.mark.parametrize("create", [True, False])
+def test_a_file_that_is_not_sqlite_is_refused(tmp_path, create):
+    path = tmp_path / "notes.txt"
+    path.write_text("these are not the events you are looking for\n")
+
+    with pytest.raises(StoreSettingError, match="not a SQLite database"):
+        store_env("sqlite", environ={"LEDGER_SQLITE_PATH": str(path)}, create=create)
+
+
+def test_an_unknown_store_is_a_store_setting_error():
+    with pytest.raises(StoreSettingError, match="LEDGER_STORE must be one of"):
+        store_env(environ={"LEDGER_STORE": "bogus"})

@@ -1,0 +1,138 @@
+"""Stored events that cannot be read: one readable sentence instead of a library traceback.
+
+A stream whose stored event cannot be decoded (its bytes were damaged) or whose versions skip
+one (an event was deleted) cannot be replayed. The replay tools and the audit view report it
+as :class:`StoreDamaged`, naming the event, and point at ``python -m replay verify``, which
+checks the whole store. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
+from eventsourcing.persistence import MapperDeserialisationError
+from eventsourcing.utils import TopicError
+
+# What the library raises when it meets such a stream.
+LIBRARY_ERRORS = (MapperDeserialisationError, OriginatorVersionError, OriginatorIDError, TopicError)
+ADVICE = "run `python -m replay verify` to check the store"
+
+
+class StoreDamaged(Exception):
+    """A stored event cannot be read, or one is missing from its stream."""
+
+    def __init__(
+        self,
+        problem: str,
+        *,
+        stream: Any = None,
+        version: int | None = None,
+        position: int | None = None,
+        event_type: str | None = None,
+    ) -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.stream = None if stream is None else str(stream)
+        self.version = version
+        self.position = position
+        self.event_type = event_type
+
+    def __str__(self) -> str:
+        return f"the stored events are damaged: {self.problem}; {ADVICE}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "error": str(self),
+            "damaged": {
+                "stream": self.stream,
+                "version": self.version,
+                "position": self.position,
+                "type": self.event_type,
+            },
+        }
+
+
+def _type_name(topic: str) -> str:
+    return topic.rpartition(":")[2] or topic
+
+
+def _where(stream: Any, version: int | None, position: int | None, topic: str | None) -> str:
+    what = f"{_type_name(topic)} " if topic else ""
+    where = f"event {what}v{version} of stream {stream}"
+    return where + (f" (position {position})" if position is not None else "")
+
+
+def decode(app: Any, stored: Any) -> Any:
+    """The domain event of a stored event or notification, or :class:`StoreDamaged` naming it
+    (with its position when it is a notification)."""
+    try:
+        return app.mapper.to_domain_event(stored)
+    except (MapperDeserialisationError, TopicError) as error:
+        position = getattr(stored, "id", None)
+        where = _where(stored.originator_id, stored.originator_version, position, stored.topic)
+        cause = error.__cause__ if isinstance(error, MapperDeserialisationError) else error
+        raise StoreDamaged(
+            f"{where} cannot be decoded ({type(cause).__name__}: {cause})",
+            stream=stored.originator_id,
+            version=stored.originator_version,
+            position=position,
+            event_type=_type_name(stored.topic),
+        ) from error
+
+
+def check_stream(app: Any, stream: UUID, upto: int | None = None) -> int:
+    """Read a stream's stored events (up to version ``upto``) and raise :class:`StoreDamaged`
+    at the first that is missing or cannot be decoded; else return how many it has in all
+    (0: no such stream)."""
+    expected = 1
+    for stored in app.recorder.select_events(stream, lte=upto):
+        if stored.originator_version != expected:
+            missing = (
+                f"v{expected}"
+                if stored.originator_version == expected + 1
+                else f"v{expected} to v{stored.originator_version - 1}"
+            )
+            raise StoreDamaged(
+                f"event {missing} of stream {stream} is missing (the stream goes on at "
+                f"v{stored.originator_version})",
+                stream=stream,
+                version=expected,
+            )
+        decode(app, stored)
+        expected += 1
+    if upto is None:
+        return expected - 1
+    latest = app.recorder.select_events(stream, desc=True, limit=1)
+    return latest[0].originator_version if latest else 0
+
+
+def explain(error: Exception, stream: Any = None) -> StoreDamaged:
+    """A library error met while replaying ``stream`` as :class:`StoreDamaged` (the library's
+    messages name the stream only for undecodable events)."""
+    if isinstance(error, StoreDamaged):
+        return error
+    if isinstance(error, OriginatorVersionError) and len(error.args) == 2:
+        found, wanted = error.args
+        where = f" of stream {stream}" if stream is not None else ""
+        return StoreDamaged(
+            f"event v{wanted}{where} is missing (the stream goes on at v{found})",
+            stream=stream,
+            version=wanted,
+        )
+    if isinstance(error, MapperDeserialisationError):
+        return StoreDamaged(str(error), stream=stream)
+    where = f"stream {stream}: " if stream is not None else ""
+    return StoreDamaged(f"{where}{type(error).__name__}: {error}", stream=stream)
+
+
+@contextmanager
+def reported(stream: Any = None) -> Iterator[None]:
+    """Turn the library's errors for a damaged stream into :class:`StoreDamaged`."""
+    try:
+        yield
+    except LIBRARY_ERRORS as error:
+        raise explain(error, stream) from error

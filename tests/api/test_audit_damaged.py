@@ -1,0 +1,85 @@
+"""The audit of a round whose stored events are damaged (auditor review): the JSON view and
+the page answer 500 with a ``stored-events-damaged`` problem that names the event and says to
+run ``python -m replay verify``, instead of a bare internal error."""
+
+from __future__ import annotations
+
+import sqlite3
+from uuid import UUID
+
+import pytest
+
+from api import create_app
+from ledger.application import TwentyOneLedger
+from ledger.config import store_env
+
+
+@pytest.fixture
+def store(tmp_path):
+    """A SQLite ledger with one round in play (started, two stakes placed)."""
+    env = store_env("sqlite", sqlite_path=str(tmp_path / "l.sqlite3"), environ={})
+    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+    ledger = TwentyOneLedger(env=env)
+    try:
+        ann = ledger.register_player("Ann")["player_id"]
+        ledger.deposit(ann, 10_000)
+        table = ledger.open_table("casino", {"insurance": False})["table_id"]
+        ledger.seat_player(table, ann, 1)
+        ledger.fix_next_shoe(table, ["2C"] * 30)
+        rid = ledger.start_round(table)["round_id"]
+        ledger.place_stake(rid, ann, 500)
+    finally:
+        ledger.close()
+    return env, tmp_path / "l.sqlite3", rid
+
+
+@pytest.fixture
+def app(store):
+    return create_app({"TESTING": True, "STORE_ENV": store[0]})
+
+
+def _damage(path, rid: str, version: int, sql: str) -> None:
+    with sqlite3.connect(path) as db:
+        (rowid,) = db.execute(
+            "select rowid from stored_events where originator_id=? and originator_version=?",
+            (UUID(rid).hex, version),
+        ).fetchone()
+        db.execute(sql, (rowid,))
+
+
+CORRUPT = "update stored_events set state=X'7B2263' where rowid=?"
+DELETE = "delete from stored_events where rowid=?"
+
+
+@pytest.mark.parametrize(("sql", "says"), [(CORRUPT, "cannot be decoded"), (DELETE, "missing")])
+def test_the_audit_of_a_damaged_round_names_the_damaged_event(
+    store, client, make_key, auth, sql, says
+):
+    _, path, rid = store
+    auditor = make_key("auditor")
+    assert client.get(f"/v1/rounds/{rid}/audit", headers=auth(auditor)).status_code == 200
+    _damage(path, rid, 2, sql)
+
+    response = client.get(f"/v1/rounds/{rid}/audit", headers=auth(auditor))
+
+    assert response.status_code == 500
+    assert response.mimetype == "application/problem+json"
+    problem = response.get_json()
+    assert problem["type"].endswith("/stored-events-damaged")
+    assert f"v2 of stream {rid}" in problem["detail"] and says in problem["detail"]
+    assert "python -m replay verify" in problem["detail"]
+    assert problem["stream"] == rid and problem["version"] == 2
+
+
+def test_the_audit_page_of_a_damaged_round_says_so(store, client, make_key, auth):
+    _, path, rid = store
+    _damage(path, rid, 2, CORRUPT)
+
+    response = client.get(
+        f"/audit/rounds/{rid}", headers=auth(make_key("auditor"), {"Accept": "text/html"})
+    )
+
+    assert response.status_code == 500 and response.mimetype == "text/html"
+    page = response.get_data(as_text=True)
+    assert "Stored events damaged" in page
+    assert f"v2 of stream {rid}" in page and "python -m replay verify" in page

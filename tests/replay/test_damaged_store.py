@@ -1,0 +1,229 @@
+"""The replay tools on damaged stores and mistaken settings (auditor review): one readable
+line and an exit status, never a traceback, and never a new empty store made by mistake."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from uuid import UUID
+
+import pytest
+from replay_history import play_fixed_casino
+
+from ledger.application import TwentyOneLedger
+from ledger.config import store_env
+from replay.__main__ import main
+
+
+@pytest.fixture
+def stored(tmp_path):
+    """A SQLite ledger holding one ended round (11+ events) and one still in play."""
+    path = tmp_path / "l.sqlite3"
+    env = store_env("sqlite", sqlite_path=str(path), environ={})
+    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+    app = TwentyOneLedger(env=env)
+    try:
+        rid = play_fixed_casino(app)
+        table = str(app.get_round(rid).table_id)
+        app.fix_next_shoe(table, ["2C"] * 30)
+        open_rid = app.start_round(table)["round_id"]
+    finally:
+        app.close()
+    return env, path, rid, open_rid
+
+
+def _tamper(path, rid: str, version: int, sql: str, *params) -> int:
+    """Run ``sql`` on the stored event ``version`` of stream ``rid``; its position."""
+    with sqlite3.connect(path) as db:
+        rowid, state = db.execute(
+            "select rowid, state from stored_events where originator_id=? and originator_version=?",
+            (UUID(rid).hex, version),
+        ).fetchone()
+        db.execute(sql, (*params, rowid) if params else (rowid,))
+    return rowid
+
+
+def corrupt(path, rid: str, version: int) -> int:
+    return _tamper(path, rid, version, "update stored_events set state=? where rowid=?", b'{"ca')
+
+
+def delete(path, rid: str, version: int) -> int:
+    return _tamper(path, rid, version, "delete from stored_events where rowid=?")
+
+
+def _one_line(err: str) -> str:
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+# -- a damaged or missing event in the middle of a round ------------------------------------
+
+
+@pytest.mark.parametrize("command", ["round", "rederive"])
+def test_an_undecodable_event_is_named_not_a_traceback(stored, capsys, command):
+    env, path, rid, _ = stored
+    corrupt(path, rid, 5)
+
+    assert main([command, rid], env=env) == 1
+
+    line = _one_line(capsys.readouterr().err)
+    assert f"v5 of stream {rid} cannot be decoded" in line
+    assert "python -m replay verify" in line
+    assert "not a round id" not in line
+
+
+@pytest.mark.parametrize("command", ["round", "rederive"])
+def test_a_missing_middle_event_is_named(stored, capsys, command):
+    env, path, rid, _ = stored
+    delete(path, rid, 5)
+
+    assert main([command, rid], env=env) == 1
+
+    line = _one_line(capsys.readouterr().err)
+    assert f"event v5 of stream {rid} is missing" in line
+
+
+def test_damage_is_reported_as_json_with_the_event(stored, capsys):
+    env, path, rid, _ = stored
+    corrupt(path, rid, 5)
+
+    assert main(["round", rid, "--json"], env=env) == 1
+
+    out = json.loads(capsys.readouterr().out)
+    assert out["damaged"]["stream"] == rid and out["damaged"]["version"] == 5
+    assert "damaged" in out["error"]
+
+
+def test_export_names_the_position_and_stream_of_an_undecodable_event(stored, capsysbinary):
+    env, path, rid, _ = stored
+    position = corrupt(path, rid, 5)
+
+    assert main(["export"], env=env) == 1
+
+    err = capsysbinary.readouterr().err.decode()
+    line = _one_line(err)
+    assert f"v5 of stream {rid} (position {position}) cannot be decoded" in line
+
+
+def test_a_table_at_a_moment_names_a_damaged_round_in_play(stored, capsys):
+    env, path, _, open_rid = stored
+    app = TwentyOneLedger(env=env)
+    table = str(app.get_round(open_rid).table_id)
+    app.close()
+    corrupt(path, open_rid, 1)
+
+    assert main(["table", table, "--at", "2999-01-01T00:00:00Z"], env=env) == 1
+
+    assert f"v1 of stream {open_rid} cannot be decoded" in _one_line(capsys.readouterr().err)
+
+
+# -- --at out of range -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("at", ["0", "-3"])
+def test_round_at_below_one_is_bad_usage(stored, capsys, at):
+    env, _, rid, _ = stored
+
+    assert main(["round", rid, "--at", at], env=env) == 2
+
+    line = _one_line(capsys.readouterr().err)
+    assert "--at must be 1 or more" in line and "no round" not in line
+
+
+def test_round_at_beyond_the_last_event_says_how_many_there_are(stored, capsys):
+    env, _, rid, _ = stored
+    app = TwentyOneLedger(env=env)
+    count = len(list(app.events.get(UUID(rid))))
+    app.close()
+
+    assert main(["round", rid, "--at", str(count + 1)], env=env) == 1
+
+    line = _one_line(capsys.readouterr().err)
+    assert f"round {rid} has {count} events" in line
+
+
+# -- rederive on a round still in play -----------------------------------------------------
+
+
+def test_rederive_of_a_round_in_play_does_not_claim_a_settlement(stored, capsys):
+    env, _, _, open_rid = stored
+
+    assert main(["rederive", open_rid], env=env) == 1
+
+    out = capsys.readouterr().out
+    assert "settlement matches" not in out
+    assert "still in play" in out and "recorded events compared" in out
+    assert main(["rederive", open_rid, "--json"], env=env) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["in_play"] is True and data["matches"] is False and data["settlements"] == []
+
+
+# -- store settings and paths ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [["verify"], ["export"], ["round", str(UUID(int=1))]])
+def test_a_reading_tool_refuses_a_missing_sqlite_path_and_makes_nothing(
+    tmp_path, monkeypatch, capsys, command
+):
+    monkeypatch.setenv("LEDGER_STORE", "sqlite")
+    monkeypatch.setenv("LEDGER_SQLITE_PATH", str(tmp_path / "typo" / "ledger.sqlite3"))
+
+    assert main(command) == 2
+
+    assert "does not exist" in _one_line(capsys.readouterr().err)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sqlite_path_that_is_a_directory_is_refused_at_once(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("LEDGER_STORE", "sqlite")
+    monkeypatch.setenv("LEDGER_SQLITE_PATH", str(tmp_path))
+
+    assert main(["verify"]) == 2
+
+    assert "is a directory" in _one_line(capsys.readouterr().err)
+
+
+def test_a_file_that_is_not_sqlite_is_refused(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "notes.sqlite3"
+    path.write_text("not a database\n")
+    monkeypatch.setenv("LEDGER_STORE", "sqlite")
+    monkeypatch.setenv("LEDGER_SQLITE_PATH", str(path))
+
+    assert main(["verify"]) == 2
+
+    assert "not a SQLite database" in _one_line(capsys.readouterr().err)
+
+
+def test_an_unknown_store_is_bad_usage(monkeypatch, capsys):
+    monkeypatch.setenv("LEDGER_STORE", "bogus")
+
+    assert main(["verify"]) == 2
+
+    assert "LEDGER_STORE must be one of" in _one_line(capsys.readouterr().err)
+
+
+def test_import_may_make_a_new_store(stored, tmp_path, monkeypatch, capsysbinary):
+    env, _, _, _ = stored
+    assert main(["export"], env=env) == 0
+    export = tmp_path / "all.jsonl"
+    export.write_bytes(capsysbinary.readouterr().out)
+    target = tmp_path / "new" / "copy.sqlite3"
+    monkeypatch.setenv("LEDGER_STORE", "sqlite")
+    monkeypatch.setenv("LEDGER_SQLITE_PATH", str(target))
+
+    assert main(["import", str(export)]) == 0
+
+    assert target.exists()
+
+
+def test_import_of_a_directory_is_bad_usage_and_makes_no_store(tmp_path, monkeypatch, capsys):
+    target = tmp_path / "new" / "copy.sqlite3"
+    monkeypatch.setenv("LEDGER_STORE", "sqlite")
+    monkeypatch.setenv("LEDGER_SQLITE_PATH", str(target))
+
+    assert main(["import", str(tmp_path)]) == 2
+
+    assert "is a directory" in _one_line(capsys.readouterr().err)
+    assert not target.parent.exists()
