@@ -11,6 +11,8 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
+from replay.side_payments import memo_hand
+
 RANKS = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
 SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 RED_SUITS = frozenset("DH")
@@ -231,14 +233,27 @@ def describe(event: dict[str, Any]) -> str:
     if kind == "HandSettled":
         return f"{hand.capitalize()} settled: {data.get('outcome')}"
     if kind == "HoldAdjusted":
-        return f"Money held for {hand} adjusted"
+        return hold_adjusted(hand, data)
     if kind == "BankCovered":
+        if (data.get("amount") or 0) < 0:
+            left = money(-data["amount"])
+            return f"The rest of the bank's cover, {left}, was released back to the banker"
         return "The bank's cover was set aside"
     if kind == "Ended":
         return "Round ended" + (", the deal passes on" if data.get("passes_deal") else "")
     if "from_account" in data:
         return f"Money moved from {data['from_account']} to {data.get('to_account')}"
     return _words(kind)
+
+
+def hold_adjusted(hand: str, data: dict[str, Any]) -> str:
+    """A hold that grew (the dealer divided his pair, VU-21) or paid another player (VU-10)."""
+    amount = data.get("amount") or 0
+    if amount >= 0:
+        return f"Money held for {hand} raised by {money(amount)}"
+    to = data.get("to_hand") or memo_hand(data.get("memo"))
+    paid = f"{hand.capitalize()} paid {money(-amount)} from its stake"
+    return f"{paid} to the holder of {hand_name(to)}" if to else f"{paid} to another player"
 
 
 def cited(report: dict[str, Any]) -> list[dict[str, Any]]:

@@ -8,7 +8,10 @@
 - ``hands`` (and ``dealer``): each hand's stakes, its totals as they moved (after each card,
   split or ace choice), and its settlement: outcome, the clauses with their texts
   (``replay/clauses.json``), the arithmetic ``stake × multiplier = raw``, the rounding as
-  recorded and the net amount;
+  recorded and the net amount; the side payments between players' hands (VU-10, a natural
+  collecting a stake from each other player: ``side_payments``); and the hand's ``net``, the
+  settlement's plus the side payments' (a player's hands' nets sum to his wallet's change
+  for the round, but for insurance, the pool and banking);
 - ``balances``: each player's wallet (and the dealer's, in private families) before the round's
   first event and after its last, folded from the player's own stream, with the round's
   movements of that wallet;
@@ -20,6 +23,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
@@ -32,6 +36,7 @@ from ledger.domain.round import DEALER_HANDS, Round
 from ledger.domain.shoe import Shoe
 from ledger.domain.transfers import FundsTransferredBase
 from replay.clauses import clause_text
+from replay.side_payments import SidePayment, side_payment
 from replay.verify import ShoeRecord, Verifier, Where
 
 NOT_YET_REVEALED = "not yet revealed"
@@ -118,6 +123,7 @@ class _Hands:
                 "insurance": None,
                 "surrendered": False,
                 "settlement": None,
+                "side_payments": [],
             }
         self.hands[hand_id].update(extra)
         return self.hands[hand_id]
@@ -188,15 +194,40 @@ class _Hands:
             self.hand(e.hand)["surrendered"] = True
         elif isinstance(e, Round.HandSettled):
             self.hand(e.hand)["settlement"] = settlement(e)
+        elif isinstance(e, Round.HoldAdjusted) and (paid := side_payment(e)):
+            self.side_paid(v, paid)
+
+    def side_paid(self, version: int, paid: SidePayment) -> None:
+        """Money between two players' hands (VU-10): part of each hand's net, beside its
+        settlement with the banker."""
+        entry = {"version": version, "clause": paid.clause, "memo": paid.memo}
+        self.hand(paid.payer)["side_payments"].append(
+            {**entry, "amount": -paid.amount, "to_hand": paid.payee, "from_hand": None}
+        )
+        if paid.payee is not None:
+            self.hand(paid.payee)["side_payments"].append(
+                {**entry, "amount": paid.amount, "to_hand": None, "from_hand": paid.payer}
+            )
 
     def result(self) -> tuple[list[dict], list[dict]]:
         for hand in self.hands.values():
             hand["aces"] = {str(k): val for k, val in hand["aces"].items()}
             hand["stake"] = sum(s["amount"] for s in hand["stakes"])
+            hand.update(hand_net(hand))
         players = [h for k, h in self.hands.items() if k not in DEALER_HANDS]
         players.sort(key=lambda h: int(h["id"][1:]) if h["id"][1:].isdigit() else 10**6)
         dealer = [self.hands[k] for k in DEALER_HANDS if k in self.hands]
         return players, dealer
+
+
+def hand_net(hand: dict[str, Any]) -> dict[str, Any]:
+    """What the hand brought its player: its settlement with the banker plus what it paid to or
+    collected from other players' hands (``side_net``); None while neither has happened."""
+    side = sum(p["amount"] for p in hand["side_payments"])
+    settled = hand["settlement"]
+    if settled is None and not hand["side_payments"]:
+        return {"side_net": 0, "net": None}
+    return {"side_net": side, "net": (settled["amount"] if settled else 0) + side}
 
 
 def settlement(e: Any) -> dict[str, Any]:
@@ -208,6 +239,10 @@ def settlement(e: Any) -> dict[str, Any]:
         "outcome": e.outcome,
         "player_total": e.player_total,
         "dealer_total": e.dealer_total,
+        # Settled before the dealer played (a natural, an over-draw): no dealer total was
+        # weighed. Kept apart from ``dealer_total`` so that a total masked for a viewer
+        # (None there) is never mistaken for one that did not exist.
+        "dealer_played": e.dealer_total is not None,
         "clauses": [{"id": c, "text": clause_text(c)} for c in e.clauses],
         "stake": e.stake,
         "multiplier": e.multiplier,
@@ -217,6 +252,32 @@ def settlement(e: Any) -> dict[str, Any]:
         "amount": e.amount,
         "from_bank_cover": e.from_bank_cover,
     }
+
+
+def wallet_parts(hands: list[dict], balances: list[dict], transfers: list[dict]) -> None:
+    """Split each wallet's change for the round into what moved it (``parts``): his hands'
+    nets (side payments between players included), insurance, what he paid into the pool
+    (antes, penalties: VU-26/27, never part of a hand's net against the banker), and the rest
+    (``banking``: a private dealer's side of every hand; 0 for a punter). A pool payment is
+    the wallet's leg of a transfer whose other leg, with the same clause, memo and amount, is
+    paid into a pool."""
+    pool_legs = Counter(
+        (t["data"]["clause"], t["data"]["memo"], t["data"]["amount"])
+        for t in transfers
+        if str(t["data"].get("to_account", "")).startswith("pool:")
+    )
+    for b in balances:
+        mine = [h for h in hands if h["player"] == b["player"]]
+        hands_net = sum(h["net"] or 0 for h in mine)
+        insurance = sum((h["insurance"] or {}).get("result") or 0 for h in mine)
+        pool = 0
+        for m in b["round_movements"]:
+            key = (m["clause"], m["memo"], m["amount"])
+            if m["change"] < 0 and pool_legs[key]:
+                pool_legs[key] -= 1
+                pool -= m["amount"]
+        rest = b["change"] - hands_net - insurance - pool
+        b["parts"] = {"hands": hands_net, "insurance": insurance, "pool": pool, "banking": rest}
 
 
 # -- balances -----------------------------------------------------------------------------
@@ -401,6 +462,7 @@ def audit_round(app: Any, round_id: str) -> dict[str, Any]:
     # By their times (the pool's legs are in the table's stream, the rest in the round's):
     # events from two processes whose clocks differ slightly may be listed out of order.
     transfers = sorted(transfers + pool_transfers(app, rnd), key=lambda t: t["time"])
+    wallet_parts(hands, balances, transfers)
 
     shoes = [shoe_audit(app, sid, cards) for sid in shoe_ids]
     chain = chains_shown(

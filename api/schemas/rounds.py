@@ -227,13 +227,21 @@ class AuditSettlementSchema(Schema):
     outcome = fields.String()
     player_total = fields.Integer(allow_none=True)
     dealer_total = fields.Integer(allow_none=True)
+    dealer_played = fields.Boolean(
+        metadata={
+            "description": "false when the hand was settled before the dealer played "
+            "(a natural, an over-draw): no dealer total was weighed"
+        }
+    )
     clauses = fields.List(fields.Nested(AuditClauseSchema))
     stake = fields.Integer()
     multiplier = fields.String(metadata={"description": 'the net per unit staked ("3/2", "-2")'})
     raw = fields.String(metadata={"description": "stake × multiplier, exact"})
     arithmetic = fields.String()
     rounding = fields.String(metadata={"description": 'as recorded ("none", "down: 615/2 -> 307")'})
-    amount = fields.Integer(metadata={"description": "the player's net in minor units"})
+    amount = fields.Integer(
+        metadata={"description": "the player's net against the banker, in minor units"}
+    )
     from_bank_cover = fields.Integer()
 
 
@@ -253,6 +261,22 @@ class AuditHandSchema(Schema):
     insurance = fields.Dict(keys=fields.String(), allow_none=True)
     surrendered = fields.Boolean()
     settlement = fields.Nested(AuditSettlementSchema, allow_none=True)
+    side_payments = fields.List(
+        fields.Dict(keys=fields.String()),
+        metadata={
+            "description": "money paid to (negative) or collected from (positive) another "
+            "player's hand outside the settlement (VU-10): version, amount, clause, memo, "
+            "to_hand, from_hand"
+        },
+    )
+    side_net = fields.Integer(metadata={"description": "the side payments' sum"})
+    net = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "the hand's net for its player: the settlement's amount plus "
+            "side_net (null while neither has happened)"
+        },
+    )
 
 
 class AuditBalanceSchema(Schema):
@@ -262,6 +286,15 @@ class AuditBalanceSchema(Schema):
     after = fields.Integer(metadata={"description": "after the round's last event"})
     change = fields.Integer()
     round_movements = fields.List(fields.Dict(keys=fields.String()))
+    parts = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={
+            "description": "what makes up change: hands (the player's hands' nets), "
+            "insurance, pool (antes and penalties paid into the pool) and banking (a private "
+            "dealer's side of the hands)"
+        },
+    )
 
 
 class AuditShoeSchema(Schema):

@@ -350,10 +350,15 @@ class Round(ChainedAggregate):
             pass
 
     class HoldAdjusted(ChainedAggregate.Event):
+        """The hold of ``hand`` grows (``amount`` > 0, VU-21) or pays ``-amount`` out to the
+        holder of ``to_hand`` (a side payment between players, VU-10). Recorded before
+        ``to_hand`` existed, an event reads with "" (its memo names the hand)."""
+
         hand: str
         amount: int
         clause: str
         memo: str
+        to_hand: str = ""
 
         def apply(self, rnd: Round) -> None:
             rnd.hands[self.hand]["held"] += self.amount

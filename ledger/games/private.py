@@ -75,12 +75,19 @@ def dealer_draw_limit(play: Play, limit: int | None, clause: str) -> None:
 
 
 def take_stake_for(
-    play: Play, hand_id: str, to_player: str, amount: int, clause: str, memo: str
+    play: Play, hand_id: str, to_hand: str, amount: int, clause: str, memo: str
 ) -> None:
-    """Pay ``amount`` of a hand's hold to another player (side payments between players)."""
+    """Pay ``amount`` of a hand's hold to the holder of ``to_hand`` (side payments between
+    players): the event names both hands, so each hand's net can count its part."""
+    to_player = play.rnd.hands[to_hand]["player"]
     play.books.transfer(play.escrow, accounts.player(to_player), amount, clause, memo)
     play.rnd.trigger_event(
-        Round.HoldAdjusted, hand=hand_id, amount=-amount, clause=clause, memo=memo
+        Round.HoldAdjusted,
+        hand=hand_id,
+        amount=-amount,
+        clause=clause,
+        memo=memo,
+        to_hand=to_hand,
     )
 
 

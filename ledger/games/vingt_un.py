@@ -62,7 +62,7 @@ def after_deal(play: Play) -> None:
                     private.take_stake_for(
                         play,
                         other,
-                        holder,
+                        hand_id,
                         rnd.hands[other]["stake"],
                         "VU-10",
                         f"natural on {hand_id} collects one stake",

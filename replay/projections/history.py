@@ -1,7 +1,10 @@
 """Round history (per table, per player, per hand) and each table's results.
 
 - ``view_rounds``: one row per round: table, number, family, dealer, times, status.
-- ``view_round_hands``: each hand's player, stake, natural or bust, outcome, net and clauses.
+- ``view_round_hands``: each hand's player, stake, natural or bust, outcome, net and clauses;
+  ``net`` is the settlement's amount plus ``side_net``, what the hand paid to or collected
+  from other players' hands (VU-10, ``side_clauses``), so a player's hands' nets sum to his
+  wallet's change for the round but for insurance, the pool and banking.
 - ``view_round_players``: each player's part in a round: banker or punter, hands, staked, and
   the net change of his wallet from the round's transfers (so side bets and bank cover count).
 - ``view_tables``: rounds, naturals, busts; what punters staked and won or lost (return to
@@ -19,13 +22,17 @@ from typing import Any
 from ledger.domain.round import DEALER_HANDS
 from replay.projections.projector import Handler, Projector
 from replay.projections.rows import Rows
+from replay.side_payments import side_payment
 
 HOUSE = "house"
 ROUND_COLUMNS = (
     "table_id", "number", "family", "dealer", "started_at", "ended_at", "status", "hands",
     "settled", "passes_deal", "position",
 )  # fmt: skip
-HAND_COLUMNS = ("player_id", "seat", "stake", "is_natural", "is_bust", "outcome", "net", "clauses")
+HAND_COLUMNS = (
+    "player_id", "seat", "stake", "is_natural", "is_bust", "outcome", "net", "clauses",
+    "side_net", "side_clauses",
+)  # fmt: skip
 PLAYER_COLUMNS = (
     "table_id", "number", "started_at", "role", "hands", "staked", "net", "joined",
 )  # fmt: skip
@@ -36,7 +43,9 @@ TABLE_COLUMNS = (
 R_TABLE, R_NUMBER, R_DEALER, R_ENDED_AT, R_STATUS, R_HANDS, R_SETTLED, R_PASSES, R_POS = (
     0, 1, 3, 5, 6, 7, 8, 9, 10,
 )  # fmt: skip
-H_PLAYER, H_STAKE, H_NATURAL, H_BUST, H_OUTCOME, H_NET, H_CLAUSES = 0, 2, 3, 4, 5, 6, 7
+H_PLAYER, H_STAKE, H_NATURAL, H_BUST, H_OUTCOME, H_NET, H_CLAUSES, H_SIDE, H_SIDE_CLAUSES = (
+    0, 2, 3, 4, 5, 6, 7, 8, 9,
+)  # fmt: skip
 P_HANDS, P_STAKED, P_NET, P_JOINED = 4, 5, 6, 7
 T_CLOSED, T_ROUNDS, T_NATURALS, T_BUSTS, T_STAKED, T_PUNTERS, T_BANKER, T_HOUSE, T_POOL = (
     3, 4, 5, 6, 7, 8, 9, 10, 11,
@@ -49,7 +58,7 @@ def _columns(names: tuple[str, ...], types: dict[str, str]) -> str:
 
 _TEXT = dict.fromkeys(
     ("table_id", "family", "dealer", "started_at", "ended_at", "status", "passes_deal",
-     "player_id", "outcome", "clauses", "role", "name", "opened_at", "closed_at"),
+     "player_id", "outcome", "clauses", "side_clauses", "role", "name", "opened_at", "closed_at"),
     "TEXT",
 )  # fmt: skip
 
@@ -58,7 +67,8 @@ class History(Projector):
     name = "history"
     # 2: view_round_players.joined, the player's paging cursor.
     # 3: pool transfers, recorded in the table's stream.
-    version = 3
+    # 4: view_round_hands.side_net and side_clauses; net counts side payments (VU-10).
+    version = 4
     ddl = (
         "CREATE TABLE IF NOT EXISTS view_rounds (round_id TEXT PRIMARY KEY, "
         + _columns(ROUND_COLUMNS, _TEXT)
@@ -101,6 +111,7 @@ class History(Projector):
             "Round.NaturalDeclared": self.natural,
             "Round.HandOverdrawn": self.bust,
             "Round.HandSettled": self.settled,
+            "Round.HoldAdjusted": self.hold_adjusted,
             "Round.Ended": self.ended,
             "Player.FundsTransferred": self.transferred,
             "Round.FundsTransferred": self.transferred,
@@ -121,6 +132,8 @@ class History(Projector):
                 hand = getattr(event, "hand", None)
                 if hand is not None and hand not in DEALER_HANDS:
                     hands.add((rid, hand))
+                if name == "Round.HoldAdjusted" and (paid := side_payment(event)) and paid.payee:
+                    hands.add((rid, paid.payee))
                 if name == "Round.Started":
                     tables.add(str(event.table_id))
                     if event.dealer != HOUSE:
@@ -233,9 +246,24 @@ class History(Projector):
     def settled(self, event: Any, n: Any) -> None:
         rid, rnd = self._round(event, n)
         hand = self._hand(rid, event.hand)
-        hand[H_OUTCOME], hand[H_NET] = event.outcome, event.amount
+        hand[H_OUTCOME], hand[H_NET] = event.outcome, event.amount + hand[H_SIDE]
         hand[H_CLAUSES] = " ".join(event.clauses)
         rnd[R_SETTLED] += 1
+
+    def hold_adjusted(self, event: Any, n: Any) -> None:
+        paid = side_payment(event)
+        if paid is None:
+            return  # a hold that grew (VU-21): no money between players
+        rid, _ = self._round(event, n)
+        legs = [(paid.payer, -paid.amount)]
+        if paid.payee is not None:
+            legs.append((paid.payee, paid.amount))
+        for hand_id, change in legs:
+            hand = self._hand(rid, hand_id)
+            hand[H_SIDE] += change
+            hand[H_NET] += change
+            if paid.clause not in hand[H_SIDE_CLAUSES].split():
+                hand[H_SIDE_CLAUSES] = f"{hand[H_SIDE_CLAUSES]} {paid.clause}".strip()
 
     def ended(self, event: Any, n: Any) -> None:
         _, rnd = self._round(event, n)
@@ -267,7 +295,7 @@ def _new_round(_: Any) -> list[Any]:
 
 
 def _new_hand(_: Any) -> list[Any]:
-    return ["", 0, 0, 0, 0, "", 0, ""]
+    return ["", 0, 0, 0, 0, "", 0, "", 0, ""]
 
 
 def _new_player(_: Any) -> list[Any]:

@@ -389,3 +389,59 @@ def test_the_shoe_check_shows_once_the_seed_is_revealed(http):
 def test_the_html_routes_stay_out_of_the_openapi_document(app):
     paths = build_spec(app)["paths"]
     assert not [p for p in paths if p.startswith("/audit")]
+
+
+# -- money between players, hands settled early, the bank's cover ---------------------------
+
+
+def vingt_un_natural_collects(http: Http) -> Table:
+    """VU-10 with ``natural_collects_from_players``: Ann's natural (ace, king) collects one stake
+    from Bob (10, 9) and is paid double by the dealer; Bob then loses to the dealer's 20."""
+    t = open_table(http, "vingt-un", {"natural_collects_from_players": True})
+    t.start(["AC", "TC", "TD", "KC", "9C", "QD"])
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    http.act(t.rid, "Bob", action="stake", amount=300)
+    http.act(t.rid, "dealer", action="dealer_double", called=False)
+    http.act(t.rid, "Bob", action="stand", hand="h2")
+    http.act(t.rid, "dealer", action="dealer_stand")
+    return t
+
+
+def test_a_natural_collecting_from_another_player_counts_in_both_hands_nets(http):
+    t = vingt_un_natural_collects(http)
+    assert t.changes() == {"Dee": -100, "Ann": 700, "Bob": -600}
+    report = audit(t)
+    hands = {h["id"]: h for h in report["hands"]}
+    assert {k: (h["settlement"]["amount"], h["side_net"], h["net"]) for k, h in hands.items()} == {
+        "h1": (400, 300, 700),
+        "h2": (-300, -300, -600),
+    }
+    [collected] = hands["h1"]["side_payments"]
+    assert (collected["from_hand"], collected["clause"]) == ("h2", "VU-10")
+    html = page(t)
+    results = html[html.index('id="results"') : html.index("</table>", html.index('id="results"'))]
+    assert "+7.00" in results and "−6.00" in results
+    assert "+4.00" not in results and "−3.00" not in results
+    assert "Paid to the holder of hand 1" in section(html, "hand-h2")
+    assert "Collected from hand 2" in section(html, "hand-h1")
+
+
+def test_a_hand_settled_before_the_dealer_played_says_so_not_that_it_was_hidden(http):
+    t = vingt_un_natural_collects(http)
+    html = page(t)
+    natural = section(html, "hand-h1")
+    assert "settled before the dealer played" in natural
+    assert "not shown to you" not in natural
+    assert "dealer 20" in section(html, "hand-h2")
+    assert audit(t)["hands"][0]["settlement"]["dealer_played"] is False
+
+
+def test_the_bank_covers_release_reads_as_returned_to_the_banker(http):
+    t = vingt_un_natural_collects(http)
+    released = [
+        e for e in audit(t)["events"] if e["type"] == "BankCovered" and e["data"]["amount"] < 0
+    ]
+    assert released
+    rows = [r for r in page(t).split("<tr") if 'data-type="BankCovered"' in r]
+    assert any("released back to the banker" in r for r in rows)
+    assert sum("cover was set aside" in r for r in rows) == len(rows) - len(released)
