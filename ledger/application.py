@@ -836,7 +836,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
 
         def body(uow: UnitOfWork) -> dict:
             table = uow.table(table_id)
-            books = Books(uow.player, table, clearing=accounts.deal_sale(table.id), asker=actor)
+            books = _sale_books(uow, table, actor)
             return deal_sales.accept(table, books, str(buyer), price, actor)
 
         payload = {"table": str(table_id), "buyer": str(buyer), "price": price}
@@ -874,7 +874,7 @@ class TwentyOneLedger(ConcurrentStartup, Application):
 
         def body(uow: UnitOfWork) -> dict:
             table = uow.table(table_id)
-            books = Books(uow.player, table, clearing=accounts.deal_sale(table.id), asker=actor)
+            books = _sale_books(uow, table, actor)
             return deal_sales.sell(table, books, str(seller), str(buyer), price, actor)
 
         return self._run(
@@ -925,6 +925,12 @@ class TwentyOneLedger(ConcurrentStartup, Application):
         from ledger.balances import fold_balances
 
         return fold_balances(self).get(account, 0)
+
+
+def _sale_books(uow: UnitOfWork, table: Table, actor: str) -> Books:
+    """The books of a deal sale (VU-31): the price passes through the table's clearing
+    account, and a refusal tells ``actor`` only his own balance."""
+    return Books(uow.player, table, clearing=accounts.deal_sale(table.id), asker=actor)
 
 
 def _irregular() -> dict[str, Callable[..., dict]]:

@@ -10,7 +10,7 @@ from ledger.domain.table import Table
 from ledger.errors import NotPermitted, RuleViolation, WrongPhase
 from ledger.games import flow
 from ledger.games.play import Play
-from ledger.shoes import BURN_CLAUSE, RoundCards
+from ledger.shoes import RoundCards
 from ledger.unit_of_work import UnitOfWork
 
 CHOOSE_CLAUSE = {"vingt-un": "VU-2", "hoyle-1913": "H13-4", "ochko": "OC-2", "casino": "CB-1"}
@@ -79,12 +79,8 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
         app.round_books(uow, rnd, rules),
         actor,
     )
-    if fresh and rules.house_banked and not uow.shoe(table.shoe_id).fixed:
-        for _ in range(rules.burn):
-            card, shoe, index = play.cards.next_card(rnd)
-            rnd.trigger_event(
-                Round.CardBurned, card=card, shoe=shoe, shoe_index=index, clause=BURN_CLAUSE
-            )
+    if fresh:
+        play.cards.burn(rnd, uow.shoe(table.shoe_id))
     flow.begin(play)
     return play
 

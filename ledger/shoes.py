@@ -178,18 +178,21 @@ class RoundCards:
             self.uow.add(shoe)
             rnd.trigger_event(Round.ShoeReplaced, shoe=shoe.id, shoe_next=0, clause=self.clause)
             order = self.service.order(shoe)
-            index = 0
-            if table.rules.house_banked and not shoe.fixed:  # a burn after every shuffle
-                for burned in range(min(table.rules.burn, len(order) - 1)):
-                    rnd.trigger_event(
-                        Round.CardBurned,
-                        card=order[burned],
-                        shoe=shoe.id,
-                        shoe_index=burned,
-                        clause=BURN_CLAUSE,
-                    )
-                index = rnd.shoe_next
+            self.burn(rnd, shoe)
+            index = rnd.shoe_next
         return order[index], rnd.shoe_id, index
+
+    def burn(self, rnd: Round, shoe: Shoe) -> None:
+        """After a shuffle, a casino table's ``burn`` cards go face down to the discard (never
+        a fixed test shoe's, nor the last card of a short one)."""
+        rules = self.uow.table(self.table.id).rules
+        if not rules.house_banked or shoe.fixed:
+            return
+        for _ in range(min(rules.burn, shoe.size - 1)):
+            card, shoe_id, index = self.next_card(rnd)
+            rnd.trigger_event(
+                Round.CardBurned, card=card, shoe=shoe_id, shoe_index=index, clause=BURN_CLAUSE
+            )
 
 
 def used_cards(packs: int, rnd: Round) -> list[str]:
