@@ -6,9 +6,9 @@ open offer; an admin may record a sale the two agreed elsewhere in one step."""
 from __future__ import annotations
 
 from flask import g
-from flask_smorest import Blueprint
 
 from api.auth import require
+from api.body import Blueprint
 from api.idempotency import idempotent
 from api.resources.common import actor, command_id, created, is_admin, ledger, permit
 from api.schemas.deal_sales import (

@@ -274,6 +274,17 @@ def test_every_command_refuses_an_unknown_field(app, client, admin_key, world):
         assert body["errors"].get("x") == ["Unknown field."], (rule, body)
 
 
+def test_every_command_reads_its_body_with_the_one_body_reader(app, client, admin_key, world):
+    ids = {"table_id": world["table"], "player_id": world["player"], "round_id": world["round"]}
+    for rule in sorted(_post_operations(app)):
+        path = rule
+        for name, value in ids.items():
+            path = path.replace(f"<uuid:{name}>", value)
+        sent = send(app, client, admin_key, path, b'{"x": 1}', "text/plain")
+        problem_of(sent, 415, "unsupported-media-type")
+        problem_of(send(app, client, admin_key, path, b'{"x": 1, "x": 2}'), 400, "malformed-json")
+
+
 def test_a_table_closes_with_an_empty_object_or_no_body(app, client, admin_key):
     auth = {"Authorization": f"Bearer {admin_key}"}
     ledger = app.extensions["ledger"]
