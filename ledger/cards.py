@@ -11,7 +11,8 @@ an ace one or eleven. The Russian game lets the holder choose each ace (OC-7), w
 ``totals_with_aces`` covers; the rest pick the best total.
 """
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -26,6 +27,19 @@ def unshuffled(packs: int) -> list[str]:
         raise ValueError(f"packs must be an integer >= 1, got {packs!r}")
     pack = [r + s for s in SUITS for r in RANKS]
     return pack * packs
+
+
+def packs_less(packs: int, cards: Iterable[str]) -> list[str]:
+    """The unshuffled shoe of ``packs`` packs less one of each of ``cards``, in its order:
+    the used cards a round that ran out is completed from (VU-29), less those on the table."""
+    left = Counter(cards)
+    kept = []
+    for card in unshuffled(packs):
+        if left[card] > 0:
+            left[card] -= 1
+        else:
+            kept.append(card)
+    return kept
 
 
 def is_card(code: object) -> bool:

@@ -8,12 +8,12 @@ import hashlib
 import json
 import random
 import secrets
-from collections import Counter, deque
+from collections import deque
 from typing import Any
 from uuid import UUID
 
 from ledger import shuffle
-from ledger.cards import is_card, unshuffled
+from ledger.cards import is_card, packs_less
 from ledger.domain.round import Round
 from ledger.domain.shoe import FIXED_ALGORITHM, Shoe
 from ledger.domain.table import Table
@@ -198,15 +198,5 @@ class RoundCards:
 def used_cards(packs: int, rnd: Round) -> list[str]:
     """The table's packs in their unshuffled order, less one of each card in a hand of
     ``rnd`` (a player's or the dealer's): what is left to complete the round from."""
-    on_table = Counter(
-        card
-        for hand in [*rnd.hands.values(), *map(rnd.rules_hand, rnd.dealer_hand_ids())]
-        for card in hand["cards"]
-    )
-    stock = []
-    for card in unshuffled(packs):
-        if on_table[card]:
-            on_table[card] -= 1
-        else:
-            stock.append(card)
-    return stock
+    hands = [*rnd.hands.values(), *map(rnd.rules_hand, rnd.dealer_hand_ids())]
+    return packs_less(packs, (card for hand in hands for card in hand["cards"]))

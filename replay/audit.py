@@ -548,16 +548,4 @@ def verify_stretch(events: list[Any]) -> tuple[bool, str | None]:
     where = f"{head.originator_id} v{head.originator_version} {type(head).__qualname__}"
     if event_hash(type(head).__qualname__, fields) != fields.get("hash"):
         return False, f"{where}: content does not match its hash"
-    expected_prev, expected_version = fields.get("hash"), head.originator_version + 1
-    for event in events[1:]:
-        fields = event_fields(event)
-        name = type(event).__qualname__
-        where = f"{event.originator_id} v{event.originator_version} {name}"
-        if event.originator_version != expected_version:
-            return False, f"{where}: version gap (expected v{expected_version})"
-        if fields.get("prev_hash") != expected_prev:
-            return False, f"{where}: prev_hash does not match the preceding event"
-        if event_hash(name, fields) != fields.get("hash"):
-            return False, f"{where}: content does not match its hash"
-        expected_prev, expected_version = fields["hash"], event.originator_version + 1
-    return True, None
+    return verify_chain(events[1:], prev=fields.get("hash"), version=head.originator_version + 1)

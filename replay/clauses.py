@@ -96,12 +96,6 @@ def dump(clauses: dict[str, str]) -> str:
     return json.dumps(clauses, indent=2, ensure_ascii=False) + "\n"
 
 
-def write(rules_path: Path, target: Path = CLAUSES_JSON) -> dict[str, str]:
-    clauses = build(Path(rules_path).read_text(encoding="utf-8"))
-    target.write_text(dump(clauses), encoding="utf-8")
-    return clauses
-
-
 @cache
 def clauses() -> dict[str, str]:
     """The committed clause texts."""

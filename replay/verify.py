@@ -28,7 +28,7 @@ from typing import Any
 from uuid import UUID
 
 from ledger import accounts
-from ledger.cards import unshuffled
+from ledger.cards import packs_less, unshuffled
 from ledger.domain.chain import GENESIS, event_fields, event_hash
 from ledger.domain.player import Player
 from ledger.domain.round import Round
@@ -188,7 +188,6 @@ class Verifier:
         self.expected_found: Where | None = None
         self.expected_hash: str | None = None
         self.head: Where | None = None
-        self.head_hash: str | None = None
         self.last: dict[str, Where] = {}  # each stream's last event read
         self.stream_events: Counter[str] = Counter()
         # Rounds as other streams name them: closed by their table, opened by it, and named
@@ -234,15 +233,13 @@ class Verifier:
             self.fault(where, "decode", f"the stored event cannot be decoded ({error})")
             self.chains[stream] = (None, version + 1)
             self.last[stream] = self.head = where
-            self.head_hash = None
             return
         where = Where(notification.id, stream, version, type(event).__qualname__)
         self.chain(where, event)
         self.facts(where, stream, event)
         self.last[stream] = self.head = where
-        self.head_hash = self.chains[stream][0]
         if self.expect_head is not None and notification.id == self.expect_head[0]:
-            self.expected_found, self.expected_hash = where, self.head_hash
+            self.expected_found, self.expected_hash = where, self.chains[stream][0]
         if self.snapshots is not None:
             if version == 1:
                 self.snapshots.first_event(where, event)
@@ -430,7 +427,7 @@ class Verifier:
 
     def stocks(self) -> None:
         """A shoe of used cards (VU-29) holds the table's packs less one of each card in the
-        hands of the round that ran out, in the unshuffled order (``ledger.shoes.used_cards``)."""
+        hands of the round that ran out, in the unshuffled order (``ledger.cards.packs_less``)."""
         named: set[str] = set()
         for where, rid, shoe_id, in_hands in self.replaced:
             named.add(shoe_id)
@@ -438,14 +435,7 @@ class Verifier:
             if shoe is None:
                 self.fault(where, "shuffle", f"the round's new shoe {shoe_id} was never committed")
                 continue
-            left = Counter(in_hands)
-            expected = []
-            for card in unshuffled(shoe.packs):
-                if left[card] > 0:
-                    left[card] -= 1
-                else:
-                    expected.append(card)
-            if shoe.stock is None or list(shoe.stock) != expected:
+            if shoe.stock is None or list(shoe.stock) != packs_less(shoe.packs, in_hands):
                 self.fault(
                     shoe.committed,
                     "shuffle",
@@ -548,7 +538,7 @@ class Verifier:
             balances_sum=sum(self.balances.values()),
             snapshots_checked=0 if self.snapshots is None else self.snapshots.checked,
             head_position=0 if self.head is None else self.head.position,
-            head_hash=self.head_hash,
+            head_hash=None if self.head is None else self.chains[self.head.stream][0],
             expected_head=None
             if self.expect_head is None
             else ":".join(map(str, self.expect_head)),

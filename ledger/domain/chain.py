@@ -96,10 +96,13 @@ def event_fields(event: Any) -> dict[str, Any]:
     return dict(vars(event))
 
 
-def verify_chain(events: Iterable[Any]) -> tuple[bool, str | None]:
-    """Recompute every hash of one stream in order; return (ok, description of first fault)."""
-    expected_prev = GENESIS
-    expected_version = None
+def verify_chain(
+    events: Iterable[Any], prev: str = GENESIS, version: int | None = None
+) -> tuple[bool, str | None]:
+    """Recompute every hash of one stream in order; return (ok, description of first fault).
+    ``prev`` and ``version``: what the first event must follow (a stretch of a stream)."""
+    expected_prev = prev
+    expected_version = version
     for event in events:
         fields = event_fields(event)
         name = type(event).__qualname__
