@@ -19,7 +19,7 @@ from ledger.domain.chain import canonical
 from replay.damage import decode
 from replay.event_schemas import ENVELOPE_FIELDS, SCHEMA_VERSION, event_topics
 from replay.json_option import json_parent, wants_json
-from replay.store import notifications
+from replay.store import first_event_type, notifications
 
 ROUND_STARTED = event_topics()["Round.Started"]
 SHOE_COMMITTED = event_topics()["Shoe.Committed"]
@@ -61,12 +61,6 @@ def table_members(app: Any, table_id: UUID) -> tuple[set[UUID], set[str]]:
             if n.topic == ROUND_STARTED:
                 round_ids.add(str(n.originator_id))
     return streams, round_ids
-
-
-def is_table(app: Any, table_id: UUID) -> bool:
-    """Whether ``table_id``'s stream opens a table (one read of its first event)."""
-    first = app.events.get(table_id, lte=1)
-    return any(type(e).__qualname__ == "Table.Opened" for e in first)
 
 
 def export_lines(app: Any, table: str | UUID | None = None) -> Iterator[bytes]:
@@ -120,7 +114,7 @@ def _export_command(args: argparse.Namespace, env: Mapping[str, str] | None = No
             except ValueError:
                 print(f"export: {args.table!r} is not a table id", file=sys.stderr)
                 return 1
-            if not is_table(app, table_id):
+            if first_event_type(app, table_id) != "Table.Opened":
                 print(f"export: {table_id} is no table in this log", file=sys.stderr)
                 return 1
         export_to(app, sys.stdout.buffer, args.table)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from uuid import UUID
 
 from ledger.application import TwentyOneLedger
 from ledger.balances import notifications
@@ -26,3 +27,10 @@ def ledger(env: Mapping[str, str] | None = None) -> Iterator[TwentyOneLedger]:
         yield app
     finally:
         app.close()
+
+
+def first_event_type(app: TwentyOneLedger, stream: UUID) -> str | None:
+    """The type (``Table.Opened``, ``Round.Started`` …) of a stream's first event, told by
+    its stored topic without decoding it; None for a stream the log does not hold."""
+    first = app.recorder.select_events(stream, lte=1)
+    return first[0].topic.rsplit(":", 1)[-1] if first else None

@@ -37,7 +37,7 @@ from ledger.domain.table import Table
 from ledger.domain.transfers import FundsTransferredBase
 from ledger.shoes import fixed_commitment
 from ledger.shuffle import dealing_order, verify_seed
-from replay.store import notifications
+from replay.store import first_event_type, notifications
 from replay.verify_snapshots import Snapshots
 
 CHECKS = ("decode", "chain", "shuffle", "money", "rounds", "snapshot", "head")
@@ -579,6 +579,11 @@ def verify(
             scope = str(UUID(str(table)))
         except ValueError:
             raise NotATable(f"{table!r} is not a table id") from None
+        # Told before the pass over the whole log, from the stream's first stored event.
+        first = first_event_type(app, UUID(scope))
+        if first != "Table.Opened":
+            what = "a round" if first == "Round.Started" else "no table"
+            raise NotATable(f"{scope} is {what} in this log, not a table")
     if isinstance(expect_head, str):
         expect_head = parse_head(expect_head)
     verifier = Verifier(app, expect_head)
@@ -586,7 +591,4 @@ def verify(
     for notification in notifications(app):
         verifier.feed(notification, mapper)
     verifier.finish()
-    if scope is not None and scope not in verifier.table_credit:
-        what = "a round" if scope in verifier.round_table else "no table"
-        raise NotATable(f"{scope} is {what} in this log, not a table")
     return verifier.report(scope)
