@@ -29,6 +29,17 @@ def face_up(round_no: int, dealer: bool) -> bool:
     return False  # every card of the deal goes face down
 
 
+def bust_waits(play: Play) -> bool:
+    return False  # an over-draw pays at once (VU-12, H13-7); Очко may keep it (OC-11)
+
+
+def turn_ends_openly(play: Play, hand: dict) -> bool:
+    """Whether the hand's turn is over for a reason the whole table sees, whatever its cards
+    make (a draw limit, a player content): with ``holder_ends_turn`` such a turn still passes
+    at once. Hoyle has none."""
+    return False
+
+
 def declare_dealer_natural(play: Play, clause: str) -> None:
     play.rnd.trigger_event(Round.NaturalDeclared, hand=DEALER, clause=clause)
     play.rnd.trigger_event(Round.CardsShown, hand=DEALER, clause=clause)

@@ -78,6 +78,14 @@ def must_stand(play: Play, hand: dict, total: int) -> str | None:
     return None
 
 
+def turn_ends_openly(play: Play, hand: dict) -> bool:
+    return bool(hand["content"])  # VU-23: he rejected one of two cards, seen by all
+
+
+def bust_waits(play: Play) -> bool:
+    return False  # VU-12: an over-draw pays at once
+
+
 def check_draw(play: Play, hand: dict) -> None:
     return None
 
