@@ -3,6 +3,8 @@ and settles with each player still standing (VU-13, H13-8, OC-6)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ledger import accounts
 from ledger.cards import same_denomination
 from ledger.domain.round import DEALER, Round
@@ -57,7 +59,11 @@ def check_pair(
     clause: str,
     pair_clause: str,
     third_clause: str | None = None,
+    default: Callable[[Play, dict], int] | None = None,
 ) -> int:
+    """The stake of a division of ``hand``'s pair: ``amount``, or when none is named the
+    book's ``default`` (the hand's own stake unless the book says otherwise), within the
+    limits."""
     cards = hand["cards"]
     if len(cards) != 2 or hand["draws"]:
         raise NotAPair(
@@ -70,7 +76,8 @@ def check_pair(
             "(a king and a queen are not a pair)",
             pair_clause,
         )
-    amount = hand["stake"] if amount is None else amount
+    if amount is None:
+        amount = default(play, hand) if default else hand["stake"]
     flow.check_limits(play, amount, clause)
     return amount
 
