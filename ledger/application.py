@@ -467,6 +467,12 @@ class TwentyOneLedger(ConcurrentStartup, Application):
                 flow.place_stake(play, player, _positive_amount(stakes[player], "a stake"))
             while not rnd.ended:
                 turn = rnd.current_turn() if rnd.phase == "play" else None
+                if turn is not None and flow.awaits_stand(play, rnd.hands[turn]):
+                    # holder_ends_turn: stand is the one move left, and within one write
+                    # nobody sees when it was made: stand for him, as his own command would.
+                    play.actor = rnd.hands[turn]["player"]
+                    flow.stand(play, turn, play.actor)
+                    continue
                 step = dict(decide(rnd, turn))
                 action = step.pop("action")
                 hand = step.get("hand", turn)

@@ -79,6 +79,13 @@ class HandClosed(RuleViolation):
     kind = "hand-closed"
 
 
+class MustStand(HandClosed):
+    """The hand's turn is over (21, or over it unseen: ``holder_ends_turn``); its holder may
+    only stand, which passes the turn."""
+
+    kind = "must-stand"
+
+
 class DrawLimitReached(RuleViolation):
     kind = "draw-limit-reached"
 

@@ -2,8 +2,9 @@
 the rules against known figures (e.g. the dealer's final-total table of casino Blackjack).
 
 Policies: casino players follow ``--strategy`` (``basic`` or ``mimic``); in the private
-games players draw below 16 (Очко: below 17, at most three cards), split only aces, and the
-dealer draws below 17; the Vingt-un dealer calls "double" on an ace or a ten-card.
+games players draw below 16 (Очко: below 17, at most three cards), split only aces, stand on
+21 or more (a hand that waits for its holder's stand, ``holder_ends_turn``), and the dealer
+draws below 17; the Vingt-un dealer calls "double" on an ace or a ten-card.
 
 Reproducible runs: with ``Settings.seed`` the shoes' server seeds and cuts come from a
 ``random.Random(seed)`` (``ShoeService.rng``), so the same seed deals the same cards
@@ -43,6 +44,7 @@ class Settings:
     strategy: str = "basic"
     stake: int = 100
     one_command: bool = False  # the whole round as one command (app.play_round)
+    holder_ends_turn: bool = False  # private games: a hand at 21 waits for its holder's stand
 
 
 @dataclass
@@ -71,7 +73,7 @@ def table_options(s: Settings) -> dict[str, Any]:
             "max_stake": 10**9,
             "insurance": False,
         }
-    return {"min_stake": 1, "max_stake": 10**9}
+    return {"min_stake": 1, "max_stake": 10**9, "holder_ends_turn": s.holder_ends_turn}
 
 
 def run(s: Settings, app: TwentyOneLedger, progress: Any = None) -> dict[str, Any]:
@@ -185,6 +187,8 @@ def choose(s: Settings, rnd: Any, hand: dict, view: TableView) -> str:
     splits = s.family == "vingt-un" or rnd.rules_record.get("allow_split")
     if splits and len(cards) == 2 and is_ace(cards[0]) and is_ace(cards[1]):
         return "split"
+    if rnd.total(hand["id"]) >= 21:
+        return "stand"  # the turn is over: with holder_ends_turn it waits for this stand
     limit = 17 if s.family == "ochko" else 16
     return "hit" if hand_total(cards) < limit else "stand"
 

@@ -9,6 +9,7 @@ from types import ModuleType
 from ledger.domain.round import DEALER, OPEN, Round, is_dealer_hand
 from ledger.errors import (
     HandClosed,
+    MustStand,
     NotPermitted,
     OutOfTurn,
     RuleViolation,
@@ -180,11 +181,45 @@ def continue_play(play: Play) -> None:
             continue
         total = rnd.total(turn)
         auto = fam.must_stand(play, hand, total)
-        if auto:
+        if auto and not awaits_stand(play, hand):
             rnd.trigger_event(Round.HandStood, hand=turn, total=total, clause=auto, actor="ledger")
             continue
         enter(play, "play", fam.PLAY_CLAUSE)
         return
+
+
+def awaits_stand(play: Play, hand: dict) -> str | None:
+    """With ``holder_ends_turn``, the clause that ended an open hand's turn at 21 (or over 21,
+    where the bust waits for the banker, OC-11), which passes only when its holder stands.
+    Passing the turn in the draw's own write would tell the table what the hidden cards make
+    (README, "Keys and roles"); a stand is a request of his own, like any other. None when the
+    hand may play on, or when its turn ends for a reason the table sees anyway (a draw limit,
+    a player content after rejecting a card): that turn passes at once, as without the option.
+    """
+    if not getattr(play.rules, "holder_ends_turn", False):
+        return None
+    if hand["status"] != OPEN or hand.get("settled"):
+        return None
+    fam = book(play)
+    total = play.rnd.total(hand["id"])
+    if total < 21 or (total > 21 and not fam.bust_waits(play)):
+        return None  # still to play, or a bust paid at once: public anyway
+    if fam.turn_ends_openly(play, hand):
+        return None
+    return fam.STAND_CLAUSE
+
+
+def refuse_unless_standing(play: Play, hand: dict) -> None:
+    """A hand whose turn is over takes no more cards or decisions: only its holder's stand."""
+    clause = awaits_stand(play, hand)
+    if clause is not None:
+        total = play.rnd.total(hand["id"])
+        made = "21" if total == 21 else f"{total}, over 21"
+        raise MustStand(
+            f"hand {hand['id']} has {made}: its turn is over, and it passes when you stand "
+            "(this table's holder_ends_turn)",
+            clause,
+        )
 
 
 def require_dealer(play: Play, clause: str) -> None:
@@ -192,7 +227,9 @@ def require_dealer(play: Play, clause: str) -> None:
         raise NotPermitted(f"only the dealer ({play.rnd.dealer}) may do this", clause)
 
 
-def check_turn(play: Play, hand_id: str, player_id: str, clause: str) -> dict:
+def check_turn(
+    play: Play, hand_id: str, player_id: str, clause: str, *, standing: bool = False
+) -> dict:
     rnd = play.rnd
     hand = rnd.hand(hand_id)
     if is_dealer_hand(hand_id):
@@ -207,6 +244,8 @@ def check_turn(play: Play, hand_id: str, player_id: str, clause: str) -> dict:
         raise OutOfTurn(f"it is hand {rnd.current_turn()}'s turn, not {hand_id}'s", clause)
     if hand.get("pending_two"):
         raise RuleViolation(f"hand {hand_id} must first take or reject one of two cards", "VU-23")
+    if not standing:
+        refuse_unless_standing(play, hand)
     return hand
 
 
@@ -225,6 +264,8 @@ def hit(play: Play, hand_id: str, player_id: str) -> str:
 def after_card(play: Play, hand_id: str) -> None:
     total = play.rnd.total(hand_id)
     if total > 21:
+        if awaits_stand(play, play.rnd.hands[hand_id]):
+            return  # recorded when its holder stands (stand), not in this draw's write
         fam = book(play)
         play.rnd.trigger_event(
             Round.HandOverdrawn, hand=hand_id, total=total, clause=fam.OVERDRAW_CLAUSE
@@ -234,7 +275,19 @@ def after_card(play: Play, hand_id: str) -> None:
 
 def stand(play: Play, hand_id: str, player_id: str) -> None:
     fam = book(play)
-    check_turn(play, hand_id, player_id, fam.STAND_CLAUSE)
+    hand = check_turn(play, hand_id, player_id, fam.STAND_CLAUSE, standing=True)
+    if awaits_stand(play, hand) and play.rnd.total(hand_id) > 21:
+        # holder_ends_turn: the over-draw his draw made is recorded now, as his turn passes;
+        # it waits for the banker all the same (OC-11 false).
+        play.rnd.trigger_event(
+            Round.HandOverdrawn,
+            hand=hand_id,
+            total=play.rnd.total(hand_id),
+            clause=fam.OVERDRAW_CLAUSE,
+        )
+        fam.overdraw(play, hand_id)
+        continue_play(play)
+        return
     play.rnd.trigger_event(
         Round.HandStood,
         hand=hand_id,

@@ -11,9 +11,11 @@ from ledger.games import flow, private
 from ledger.games.play import Play
 from ledger.games.private import (  # noqa: F401 - hooks this book shares
     begin,
+    bust_waits,  # H13-7: over 21 pays at once
     face_up,
     has_dealer_double,
     stakes_after_first_card,  # H13-3: the stake may follow the first card
+    turn_ends_openly,
 )
 
 DEAL_CLAUSE = SECOND_CARD_CLAUSE = "H13-4"

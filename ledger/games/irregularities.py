@@ -9,6 +9,7 @@ from ledger.domain.round import DEALER, OPEN, Round, is_dealer_hand
 from ledger.errors import (
     HandClosed,
     InvalidCommand,
+    MustStand,
     NotPermitted,
     OutOfTurn,
     RuleViolation,
@@ -68,6 +69,15 @@ def serve_two(play: Play, hand_id: str) -> tuple[str, list[str]]:
         hand_id = in_turn
     elif rnd.phase != "play" or rnd.current_turn() != hand_id:
         raise WrongPhase("two cards at once can only be given to the player being served", "VU-23")
+    elif flow.awaits_stand(play, _open_hand(play, hand_id, "VU-23")):
+        # holder_ends_turn: his turn is over, so nobody is serving him, and two cards forced
+        # on him (he must keep one, VU-23) would undo his 21. This refusal does tell the
+        # dealer that the turn is over: the one thing the option cannot hide from him.
+        raise MustStand(
+            f"hand {hand_id} takes no more cards: its turn is over, waiting for its holder "
+            "to stand",
+            "VU-11",
+        )
     _open_hand(play, hand_id, "VU-23")
     cards = [play.deal(hand_id, face_up=True, drawn=True, clause="VU-23") for _ in range(2)]
     _record(play, "two_cards", rnd.dealer, hand_id, "VU-23", f"gave {' '.join(cards)} at once")
@@ -133,6 +143,7 @@ def throw_up(play: Play, hand_id: str, player_id: str) -> None:
     hand = _open_hand(play, hand_id, "VU-24")
     if is_dealer_hand(hand_id) or hand["player"] != player_id:
         raise NotPermitted(f"hand {hand_id} belongs to another player", "VU-24")
+    flow.refuse_unless_standing(play, hand)  # holder_ends_turn: his turn is over already
     served = [rnd.order.index(h) for h in rnd.out_of_order_served]
     missed = bool(served) and rnd.order.index(hand_id) < max(served)
     if not missed:

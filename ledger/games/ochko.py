@@ -56,6 +56,14 @@ def must_stand(play: Play, hand: dict, total: int) -> str | None:
     return None
 
 
+def turn_ends_openly(play: Play, hand: dict) -> bool:
+    return hand["draws"] >= MAX_DRAWS  # OC-6: everyone counts the cards drawn
+
+
+def bust_waits(play: Play) -> bool:
+    return not play.rules.punter_bust_pays  # OC-11, reading "false": it waits for the banker
+
+
 def check_draw(play: Play, hand: dict) -> None:
     if hand["draws"] >= MAX_DRAWS:
         raise DrawLimitReached(f"at most {MAX_DRAWS} cards may be drawn", "OC-6")
@@ -90,6 +98,10 @@ def check_ace_choice(play: Play, hand_id: str, index: int, value: int, player_id
             raise WrongPhase(f"aces are valued during play, not in phase {rnd.phase!r}", "OC-7")
     if hand["status"] != OPEN or hand.get("settled"):
         raise HandClosed(f"hand {hand_id} is no longer open", "OC-7")
+    if hand_id != DEALER:
+        # holder_ends_turn: valued afresh, an ace could take back the 21 or the over-draw
+        # that ended the turn, which without the option has passed already.
+        flow.refuse_unless_standing(play, hand)
     if not 0 <= index < len(hand["cards"]) or not is_ace(hand["cards"][index]):
         raise InvalidCommand(f"card {index} of hand {hand_id} is not an ace", "OC-7")
 

@@ -3,6 +3,8 @@ and settles with each player still standing (VU-13, H13-8, OC-6)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ledger import accounts
 from ledger.cards import same_denomination
 from ledger.domain.round import DEALER, Round
@@ -29,6 +31,17 @@ def face_up(round_no: int, dealer: bool) -> bool:
     return False  # every card of the deal goes face down
 
 
+def bust_waits(play: Play) -> bool:
+    return False  # an over-draw pays at once (VU-12, H13-7); Очко may keep it (OC-11)
+
+
+def turn_ends_openly(play: Play, hand: dict) -> bool:
+    """Whether the hand's turn is over for a reason the whole table sees, whatever its cards
+    make (a draw limit, a player content): with ``holder_ends_turn`` such a turn still passes
+    at once. Hoyle has none."""
+    return False
+
+
 def declare_dealer_natural(play: Play, clause: str) -> None:
     play.rnd.trigger_event(Round.NaturalDeclared, hand=DEALER, clause=clause)
     play.rnd.trigger_event(Round.CardsShown, hand=DEALER, clause=clause)
@@ -46,7 +59,11 @@ def check_pair(
     clause: str,
     pair_clause: str,
     third_clause: str | None = None,
+    default: Callable[[Play, dict], int] | None = None,
 ) -> int:
+    """The stake of a division of ``hand``'s pair: ``amount``, or when none is named the
+    book's ``default`` (the hand's own stake unless the book says otherwise), within the
+    limits."""
     cards = hand["cards"]
     if len(cards) != 2 or hand["draws"]:
         raise NotAPair(
@@ -59,7 +76,8 @@ def check_pair(
             "(a king and a queen are not a pair)",
             pair_clause,
         )
-    amount = hand["stake"] if amount is None else amount
+    if amount is None:
+        amount = default(play, hand) if default else hand["stake"]
     flow.check_limits(play, amount, clause)
     return amount
 

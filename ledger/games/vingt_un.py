@@ -7,7 +7,7 @@ from fractions import Fraction
 from ledger import accounts
 from ledger.cards import is_natural, same_denomination
 from ledger.domain.round import DEALER, DEALER_HANDS, NATURAL, Round
-from ledger.errors import NotAPair, RuleViolation, WrongPhase
+from ledger.errors import NotAPair, RuleViolation, StakeOutOfLimits, WrongPhase
 from ledger.games import flow, private
 from ledger.games.play import Play
 
@@ -78,6 +78,14 @@ def must_stand(play: Play, hand: dict, total: int) -> str | None:
     return None
 
 
+def turn_ends_openly(play: Play, hand: dict) -> bool:
+    return bool(hand["content"])  # VU-23: he rejected one of two cards, seen by all
+
+
+def bust_waits(play: Play) -> bool:
+    return False  # VU-12: an over-draw pays at once
+
+
 def check_draw(play: Play, hand: dict) -> None:
     return None
 
@@ -88,12 +96,33 @@ def overdraw(play: Play, hand_id: str) -> None:
 
 
 def check_split(play: Play, hand: dict, amount: int | None) -> int:
-    amount = private.check_pair(play, hand, amount, "VU-19", "VU-18", "VU-22")
+    amount = private.check_pair(play, hand, amount, "VU-19", "VU-18", "VU-22", default=split_stake)
     family = hand["split_from"] or hand["id"]
     divided = [h for h in play.rnd.hands.values() if (h["split_from"] or h["id"]) == family]
     if len(divided) >= 4:
         raise RuleViolation("four of a kind make at most four hands", "VU-20")
     return amount
+
+
+def split_stake(play: Play, hand: dict) -> int:
+    """The stake on the divided card when the player names none: the first card's stake as
+    it stands, the dealer's double (VU-6) included, as a player dividing "the same" means.
+
+    VU-19 gives the second card "a separate stake ... of any amount within the limits": only
+    the dealer's call takes a stake past the maximum (VU-1, VU-6), and it was made before
+    this stake existed. So a doubled stake above ``max_stake`` is not copied, and not cut
+    down to the maximum either, which would stake an amount the player never named (VU-19
+    leaves the amount to him): the division is refused, naming the limits, until he names
+    his stake."""
+    stake, rules = hand["stake"], play.rules
+    if stake > rules.max_stake:
+        raise StakeOutOfLimits(
+            f"hand {hand['id']}'s stake is {stake} after the dealer's double (VU-6), above the "
+            f"maximum stake {rules.max_stake}; the divided card takes a stake of its own within "
+            f"the limits {rules.min_stake}..{rules.max_stake}: name it (amount)",
+            "VU-19",
+        )
+    return stake
 
 
 def after_split(play: Play, hand_id: str, new_id: str) -> None:

@@ -23,6 +23,7 @@ class HoyleRules(RuleSet):
     allow_split: bool = False  # H13-3
     deal_passes: str = "on_natural"  # H13-4
     natural_takes_table: bool = False  # H13-6
+    holder_ends_turn: bool = False  # H13-7: a hand at 21 waits for its holder to stand
 
     def validate(self) -> None:
         super().validate()

@@ -22,6 +22,9 @@ class OchkoRules(RuleSet):
     bank_cap: int | None = None  # OC-3: the most the bank puts at risk in one round
     banker_natural_beats_natural: bool = True  # OC-4
     punter_bust_pays: bool = True  # OC-11
+    # OC-6: a hand at 21, or over it while its bust waits for the banker (OC-11 false),
+    # waits for its holder to stand
+    holder_ends_turn: bool = False
 
     def validate(self) -> None:
         super().validate()

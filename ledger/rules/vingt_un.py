@@ -30,6 +30,7 @@ class VingtUnRules(RuleSet):
     pool_dealer_overdraw: int = 0  # VU-27 (b)
     pool_tie_share: str = "0"  # VU-27 (c)
     penalty_amount: int = 0  # VU-26
+    holder_ends_turn: bool = False  # VU-11: a hand at 21 waits for its holder to stand
 
     def validate(self) -> None:
         super().validate()

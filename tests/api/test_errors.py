@@ -70,6 +70,7 @@ EXPECTED = {
     "StakeOutOfLimits": 409,
     "NotAPair": 409,
     "HandClosed": 409,
+    "MustStand": 409,
     "DrawLimitReached": 409,
     "InsufficientFunds": 409,
     "AlreadySeated": 409,

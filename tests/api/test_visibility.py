@@ -333,3 +333,105 @@ def test_the_banker_does_not_count_a_bust_that_waits_for_him_in_the_tables_resul
     assert http.get(results, key=http.keys["auditor"])["busts"] == 1
     http.act(t.rid, "dealer", action="dealer_stand")  # settled: the bust is public
     assert http.get(results, key=http.keys["dealer"])["busts"] == 1
+
+
+# -- holder_ends_turn: nothing tells that a hand reached 21 before its holder stands -----------
+
+
+def _private(ledger, family: str, cards: list[str], options: dict) -> tuple[str, dict[str, str]]:
+    """Dee deals; Ann h1, Bob h2 stake 200 each (no dealer's double); ``cards`` in shoe order."""
+    pids = {n: ledger.register_player(n)["player_id"] for n in ("Dee", "Ann", "Bob")}
+    for pid in pids.values():
+        ledger.deposit(pid, 100_000)
+    table = ledger.open_table(family, options)["table_id"]
+    for seat, name in enumerate(("Dee", "Ann", "Bob"), start=1):
+        ledger.seat_player(table, pids[name], seat)
+    ledger.choose_dealer(table, pids["Dee"])
+    ledger.fix_next_shoe(table, [*cards, *SPARE])
+    rid = ledger.start_round(table, actor=pids["Dee"])["round_id"]
+    for name in ("Ann", "Bob"):
+        ledger.place_stake(rid, pids[name], 200)
+    if family == "vingt-un":
+        ledger.act(rid, "dealer_double", actor=pids["Dee"], called=False)
+    return rid, pids
+
+
+def _what_others_learn(ledger, rid: str, pids: dict[str, str]) -> dict[str, tuple]:
+    """Everything Bob and the dealer see of the round but the face of the cards (a drawn card
+    lies face up in Vingt-un and Hoyle: it tells nothing while the first two stay hidden) and
+    the ids of players and shoes (two tables are compared)."""
+    learnt = {}
+    for who, role in (("Bob", "player"), ("Dee", "dealer")):
+        view, events = _seen(ledger, rid, Viewer(role, pids[who]))
+        hands = [
+            (h["id"], h["status"], h["total"], h["draws"], len(h["cards"])) for h in view["hands"]
+        ]
+        said = [
+            (
+                e["type"],
+                {
+                    k: v
+                    for k, v in e["data"].items()
+                    if k not in ("card", "shoe", "actor", "player")
+                },
+            )
+            for e in events
+            if e["data"].get("hand") == "h1"
+        ]
+        learnt[who] = (view["phase"], view["current_turn"], hands, said)
+    return learnt
+
+
+@pytest.mark.parametrize(
+    ("family", "options", "ending"),
+    [
+        ("vingt-un", {}, "4D"),  # TC 7C 4D: a drawn Vingt-un
+        ("hoyle-1913", {}, "4D"),
+        ("ochko", {}, "4D"),
+        ("ochko", {"punter_bust_pays": False}, "KD"),  # TC 7C KD: 27, waiting for the banker
+    ],
+    ids=["vingt-un-21", "hoyle-21", "ochko-21", "ochko-hidden-bust"],
+)
+def test_with_holder_ends_turn_a_draw_to_21_or_a_hidden_bust_reads_as_any_draw(
+    ledger, family, options, ending
+):
+    options = {**options, "holder_ends_turn": True}
+    deal = ["TC", "9D", "8H", "7C", "8S", "9C"]  # Ann TC 7C, Bob 9D 8S, Dee 8H 9C
+    ended, pids = _private(ledger, family, [*deal, ending], options)
+    going_on, others = _private(ledger, family, [*deal, "3D"], options)  # 20: she may go on
+    ledger.act(ended, "hit", actor=pids["Ann"], hand="h1")
+    ledger.act(going_on, "hit", actor=others["Ann"], hand="h1")
+
+    learnt = _what_others_learn(ledger, ended, pids)
+    assert learnt == _what_others_learn(ledger, going_on, others)
+    phase, turn, hands, _ = learnt["Dee"]
+    assert (phase, turn, hands[0][1]) == ("play", "h1", "open")
+
+    # Her stand closes either hand alike; only she (and an admin) knew the difference.
+    ledger.act(ended, "stand", actor=pids["Ann"], hand="h1")
+    ledger.act(going_on, "stand", actor=others["Ann"], hand="h1")
+    learnt = _what_others_learn(ledger, ended, pids)
+    assert learnt == _what_others_learn(ledger, going_on, others)
+    assert learnt["Dee"][3][-1] == ("HandClosed", {"hand": "h1"})
+
+
+def test_over_http_the_holder_is_told_to_stand_and_the_dealer_sees_an_open_turn(
+    app, client, make_key, admin_key
+):
+    from test_rounds_http import Http, open_table
+
+    http = Http(app, client, make_key, admin_key)
+    t = open_table(http, "ochko", {"holder_ends_turn": True})
+    t.start(["TC", "9D", "8H", "7C", "8S", "9C", "4D"])  # Ann TC 7C draws 4D: 21
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    http.act(t.rid, "Bob", action="stake", amount=200)
+    http.act(t.rid, "Ann", action="hit", hand="h1")
+
+    seen = t.view("dealer")
+    assert seen["current_turn"] == "h1" and seen["hands"][0]["status"] == "open"
+    assert seen["hands"][0]["total"] is None
+    refused = http.act(t.rid, "Ann", action="hit", hand="h1", status=409)
+    assert refused["type"].endswith("/must-stand") and refused["clause"] == "OC-6"
+    assert t.view("Ann")["hands"][0]["total"] == 21
+    http.act(t.rid, "Ann", action="stand", hand="h1")
+    assert t.view("dealer")["current_turn"] == "h2"

@@ -85,7 +85,7 @@ def event_keys(app, rid):
 
 
 def assert_refused(app, rid, command, error, clause):
-    """The command is refused with ``clause`` and writes nothing at all."""
+    """The command is refused with ``clause`` and writes nothing at all; returns the error."""
     round_before = event_keys(app, rid)
     stored_before = len(app.recorder.select_notifications(start=1, limit=10**6))
     with pytest.raises(error) as refusal:
@@ -93,3 +93,4 @@ def assert_refused(app, rid, command, error, clause):
     assert refusal.value.clause == clause
     assert event_keys(app, rid) == round_before
     assert len(app.recorder.select_notifications(start=1, limit=10**6)) == stored_before
+    return refusal.value

@@ -20,6 +20,7 @@ import sys
 from collections import Counter
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -213,9 +214,13 @@ def test_the_dealer_table_counts_the_rounds_he_did_not_need_to_play():
 TIMINGS = ("seconds", "rounds_per_second", "events_per_second")
 
 
-def seeded(seed: int | None, family: str = "casino", one_command: bool = False) -> dict:
+def seeded(
+    seed: int | None, family: str = "casino", one_command: bool = False, **options: Any
+) -> dict:
     app = TwentyOneLedger(env=store_env("memory", environ={}))
-    settings = Settings(family=family, rounds=60, seed=seed, players=2, one_command=one_command)
+    settings = Settings(
+        family=family, rounds=60, seed=seed, players=2, one_command=one_command, **options
+    )
     try:
         result = run(settings, app)
     finally:
@@ -233,6 +238,17 @@ def test_one_command_per_round_plays_exactly_the_same_rounds(family):
     step_by_step = seeded(11, family)
 
     assert seeded(11, family, one_command=True) == step_by_step
+
+
+@pytest.mark.parametrize("one_command", [False, True], ids=["step-by-step", "one-command"])
+@pytest.mark.parametrize("family", ["vingt-un", "hoyle-1913", "ochko"])
+def test_the_policies_stand_for_a_hand_that_waits_for_its_holder(family, one_command):
+    """With holder_ends_turn a hand at 21 waits for a stand the policies (step by step) and
+    play_round (one command) make, so the same seed plays the same rounds as without it: the
+    same cards, results and number of events."""
+    plain = seeded(3, family, one_command)
+
+    assert seeded(3, family, one_command, holder_ends_turn=True) == plain
 
 
 def test_another_seed_or_no_seed_deals_other_cards():

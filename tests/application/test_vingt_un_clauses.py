@@ -806,6 +806,36 @@ def test_VU_19_a_separate_stake_of_a_different_amount_and_a_card_on_each(app, vi
     t.assert_books_balance()
 
 
+def test_VU_19_after_the_dealers_double_a_stake_past_the_maximum_is_not_copied(app, vingt_un):
+    # VU-6 doubles A's 600 to 1,200, past the maximum of 1,000 (VU-1); the divided card's
+    # stake is a separate one "within the limits" (VU-19). B's 300 doubled is 600: within.
+    t = vingt_un(["D", "A", "B"])
+    cards = ["7C", "3C", "TD", "7D", "3D", "8D", "TH", "4S", "TS", "5S", "9S", "KS"]
+    rid = t.deal(cards, {"A": 600, "B": 300}, double=True)
+
+    error = refused(app, StakeOutOfLimits, "VU-19", t.split, rid, "A", "h1")
+    assert "1200" in error.message and "dealer's double" in error.message
+    assert "100..1000" in error.message and "name it" in error.message
+    refused(app, StakeOutOfLimits, "VU-19", t.split, rid, "A", "h1", 1_200)
+    assert t.split(rid, "A", "h1", 1_000) == "h3"  # named: the most the limits allow
+    t.stand(rid, "A", "h1")  # 7 TH: 17
+    t.stand(rid, "A", "h3")  # 7 4S: 11
+    assert t.split(rid, "B", "h2") == "h4"  # none named: his stake as doubled, 600
+    rnd = t.round(rid)
+    stakes = {h: rnd.hands[h]["stake"] for h in ("h1", "h3", "h2", "h4")}
+    assert stakes == {"h1": 1_200, "h3": 1_000, "h2": 600, "h4": 600}
+    t.stand(rid, "B", "h2")  # 3 TS: 13
+    t.stand(rid, "B", "h4")  # 3 5S: 8
+    t.dealer_stand(rid)  # 18
+
+    t.assert_hand(rid, "h1", -1_200, ["VU-14"], "lost")
+    t.assert_hand(rid, "h3", -1_000, ["VU-14"], "lost")
+    t.assert_hand(rid, "h2", -600, ["VU-14"], "lost")
+    t.assert_hand(rid, "h4", -600, ["VU-14"], "lost")
+    assert t.deltas() == {"D": 3_400, "A": -2_200, "B": -1_200}
+    t.assert_books_balance()
+
+
 def _divide_four_sevens(t: VingtUnTable, fourth_hand_second_card: str) -> str:
     """A holds 7C 7D and divides them into four hands (stakes 100, 200, 300, 400)."""
     cards = (

@@ -51,7 +51,7 @@ from ledger.domain.chain import GENESIS, event_fields, event_hash, project, veri
 from ledger.domain.round import Round
 from ledger.domain.shoe import Shoe
 from ledger.domain.transfers import FundsTransferredBase
-from ledger.errors import InsufficientFunds, LedgerError
+from ledger.errors import InsufficientFunds, LedgerError, MustStand
 from ledger.rules import rules_for
 from ledger.shuffle import dealing_order, verify_seed
 
@@ -123,6 +123,7 @@ def vingt_un_options(draw: Any) -> dict[str, Any]:
         "pool_ante": draw(st.sampled_from([0, 0, 5, 25])),
         "pool_dealer_overdraw": draw(st.sampled_from([0, 0, 50])),
         "pool_tie_share": draw(st.sampled_from(["0", "1/4", "1/3"])),
+        "holder_ends_turn": draw(st.booleans()),
     }
     if options["deal_limit"] == "hands":
         options["deal_hands"] = draw(st.integers(1, 3))
@@ -136,6 +137,7 @@ def hoyle_options(draw: Any) -> dict[str, Any]:
         "allow_split": draw(st.booleans()),
         "stake_after_first_card": draw(st.booleans()),
         "deal_passes": draw(st.sampled_from(["on_natural", "every_round", "never"])),
+        "holder_ends_turn": draw(st.booleans()),
     }
     if draw(st.integers(0, 3)) == 0:
         options["fixed_bet"] = draw(st.integers(options["min_stake"], options["max_stake"]))
@@ -149,6 +151,7 @@ def ochko_options(draw: Any) -> dict[str, Any]:
         "punter_bust_pays": draw(st.booleans()),
         "banker_natural_beats_natural": draw(st.booleans()),
         "stake_after_first_card": draw(st.booleans()),
+        "holder_ends_turn": draw(st.booleans()),
     }
 
 
@@ -468,12 +471,23 @@ class Harness:
         if move == "ace_value":
             kwargs["index"] = draws.one("ace", aces)
             kwargs["value"] = draws.one("ace value", [1, 11])
+        waits = waits_for_stand(rules, hand, rnd.total(hand_id))
         try:
             result = self.command(app.act, rid, move, **kwargs)
         except Refused as refused:
+            if move == "hit" and waits:
+                assert isinstance(refused.__cause__, MustStand), refused.__cause__
+                return
             if move in ("hit", "stand"):
                 raise AssertionError(f"{move} refused on the hand in turn: {refused}") from refused
             return
+        assert not (waits and move != "stand"), f"{move} accepted on a hand that must stand"
+        if move in ("hit", "ace_value"):
+            after = app.get_round(rid)
+            if waits_for_stand(rules, after.hands[hand_id], after.total(hand_id)):
+                # The draw (or the ace's value) ended the turn unseen: nothing tells it yet.
+                assert after.current_turn() == hand_id
+                assert after.hands[hand_id]["status"] == "open"
         if move == "split":
             after = app.get_round(rid)  # every divided hand names the original one
             root = hand["split_from"] or hand_id
@@ -700,6 +714,22 @@ class Harness:
         for stream in self.events:
             ok, fault = verify_chain(app.events.get(stream))
             assert ok, fault
+
+
+def waits_for_stand(rules: Any, hand: dict, total: int) -> bool:
+    """Whether the hand in turn waits for its holder's stand (``holder_ends_turn``, README):
+    at 21, or over 21 where the bust waits for the banker (Очко, OC-11 false); not when its
+    turn ends for a reason everyone sees (Очко's third draw, OC-6; a Vingt-un player content
+    after rejecting a card, VU-23)."""
+    if not getattr(rules, "holder_ends_turn", False) or hand.get("settled"):
+        return False
+    if total < 21:
+        return False
+    if total > 21 and getattr(rules, "punter_bust_pays", True):
+        return False
+    if rules.family == "ochko" and hand["draws"] >= 3:
+        return False
+    return not hand["content"]
 
 
 def book_result(rules: Any, rnd: Round, hand_id: str) -> int:
