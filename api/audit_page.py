@@ -1,7 +1,7 @@
 """``GET /audit/rounds/<id>``: the audit of a disputed round as a page a person can read.
 
 The page shows exactly what ``GET /v1/rounds/{id}/audit`` gives the same caller: both call
-``api.resources.rounds.audit_for`` and the page renders that document after the same
+``api.resources.audit_view.audit_for`` and the page renders that document after the same
 ``RoundAuditSchema`` dump, so the two can never disagree about who sees which card.
 
 Keys: ``Authorization: Bearer <key>`` as for the API, or, for a person with a browser, the
@@ -24,7 +24,8 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from api import audit_words
 from api.auth import Caller, bearer_secret, key_cache_seconds
 from api.errors import status_for
-from api.resources.rounds import ANY_ROLE, audit_for
+from api.resources.audit_view import audit_for
+from api.resources.rounds import ANY_ROLE
 from api.schemas.rounds import RoundAuditSchema
 from ledger.errors import LedgerError
 from replay.damage import StoreDamaged

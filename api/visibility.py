@@ -223,10 +223,17 @@ def event_views(rnd: Round, events: list[dict], viewer: Viewer) -> list[dict]:
             data["index"] = data["value"] = None  # which hidden card is an ace, and its value
         elif name == "HandSettled" and hidden:
             data["player_total"] = None
-        if name == "HandSettled" and not (_fully_up(rnd, DEALER) or owns(viewer, rnd, DEALER)):
+        if name == "HandSettled" and dealer_total_hidden(rnd, viewer):
             data["dealer_total"] = None
         out.append({**event, "data": data})
     return out
+
+
+def dealer_total_hidden(rnd: Round, viewer: Viewer) -> bool:
+    """Whether the dealer's total that settlements weigh is withheld from ``viewer``: his
+    first hand is not his, and not every card of it lies face up. The one rule for the
+    events and for the audit's hands."""
+    return not (_fully_up(rnd, DEALER) or owns(viewer, rnd, DEALER))
 
 
 def _settled(rnd: Round, hand: str) -> bool:

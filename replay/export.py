@@ -9,14 +9,18 @@ are added to the replay CLI by :func:`register`.
 from __future__ import annotations
 
 import argparse
+import io
+import os
+import stat
 import sys
+import tempfile
 from collections.abc import Iterator, Mapping
 from typing import IO, Any
 from uuid import UUID
 
 from ledger import accounts
 from ledger.domain.chain import canonical
-from replay.damage import decode
+from replay.damage import Versions, decode
 from replay.event_schemas import ENVELOPE_FIELDS, SCHEMA_VERSION, event_topics
 from replay.json_option import json_parent, wants_json
 from replay.store import first_event_type, notifications
@@ -65,9 +69,13 @@ def table_members(app: Any, table_id: UUID) -> tuple[set[UUID], set[str]]:
 
 def export_lines(app: Any, table: str | UUID | None = None) -> Iterator[bytes]:
     """Every event (or one table's, see README.md § "What `export --table ID` contains") as
-    export lines, in global order."""
+    export lines, in global order. Raises ``StoreDamaged`` at an event that cannot be decoded
+    or that follows a gap in its stream (of any stream: the pass reads the whole log, and an
+    export with a hole would import as a different history, or not at all)."""
+    versions = Versions()
     if table is None:
         for n in notifications(app):
+            versions.check(n)
             yield encode_line(line_object(n, decode(app, n)))
         return
     table_id = UUID(str(table))
@@ -75,6 +83,7 @@ def export_lines(app: Any, table: str | UUID | None = None) -> Iterator[bytes]:
     table_accounts = {accounts.pool(table_id), accounts.house(table_id)}
     table_accounts |= {accounts.deal_sale(table_id), accounts.pool_payout(table_id)}
     for n in notifications(app):
+        versions.check(n)
         if n.originator_id in streams:
             yield encode_line(line_object(n, decode(app, n)))
         elif n.topic == WALLET_TRANSFER:
@@ -93,6 +102,50 @@ def export_to(app: Any, out: IO[bytes], table: str | UUID | None = None) -> int:
         out.write(line)
         count += 1
     return count
+
+
+def export_file(app: Any, path: str, table: str | UUID | None = None) -> int:
+    """Export into ``path`` whole or not at all: written beside it under a temporary name and
+    moved into place once the last line is written, so a refused export leaves no file (and
+    an older file of that name as it was)."""
+    target = os.path.abspath(path)
+    fd, part = tempfile.mkstemp(
+        dir=os.path.dirname(target), prefix=f".{os.path.basename(target)}.", suffix=".part"
+    )
+    try:
+        with os.fdopen(fd, "wb") as out:
+            count = export_to(app, out, table)
+        os.replace(part, target)
+    except BaseException:
+        os.unlink(part)
+        raise
+    return count
+
+
+def export_stream(app: Any, out: IO[bytes], table: str | UUID | None = None) -> int:
+    """Export to ``out`` (stdout); when it is a regular file (``export > ledger.jsonl``) an
+    export that does not finish cuts it back to what it held before, so no partial export is
+    left looking whole. A pipe cannot take back what it passed on: exit status 1 says so."""
+    size = _regular_size(out)
+    try:
+        count = export_to(app, out, table)
+        out.flush()
+    except BaseException:
+        if size is not None:
+            out.flush()
+            os.ftruncate(out.fileno(), size)
+        raise
+    return count
+
+
+def _regular_size(out: IO[bytes]) -> int | None:
+    """The size of ``out`` when it is a regular file (not a pipe or terminal), else None. The
+    size, not the offset: under ``>>`` the offset starts at 0 while writes go to the end."""
+    try:
+        info = os.fstat(out.fileno())
+    except (AttributeError, OSError, io.UnsupportedOperation):
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
 # -- the CLI ----------------------------------------------------------------------------------
@@ -117,8 +170,10 @@ def _export_command(args: argparse.Namespace, env: Mapping[str, str] | None = No
             if first_event_type(app, table_id) != "Table.Opened":
                 print(f"export: {table_id} is no table in this log", file=sys.stderr)
                 return 1
-        export_to(app, sys.stdout.buffer, args.table)
-        sys.stdout.buffer.flush()
+        if args.output is not None:
+            export_file(app, args.output, args.table)
+        else:
+            export_stream(app, sys.stdout.buffer, args.table)
     finally:
         app.close()
     return 0
@@ -162,6 +217,12 @@ def register(subparsers: Any) -> None:
         'order (format: README.md, section "Export and import"; schemas: schemas/events/).',
     )
     export.add_argument("--table", metavar="ID", help="only this table's events")
+    export.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write FILE (only once the export is whole) instead of stdout",
+    )
     export.set_defaults(func=_export_command)
 
     imp = subparsers.add_parser(

@@ -26,7 +26,7 @@ from ledger.config import store_env
 from ledger.domain.chain import event_fields
 from ledger.domain.round import DEALER, DEALER_HANDS, Round
 from ledger.errors import LedgerError
-from replay.damage import check_stream, reported
+from replay.damage import read_stream
 
 FUNDS = 10**12  # every stand-in's deposit: no recorded stake can be refused for money
 # Left out of the comparison: burns and shoe changes (a fixed shoe has none), and the round's
@@ -117,12 +117,11 @@ def rederive_round(app: Any, round_id: str) -> Rederivation:
         uuid = UUID(str(round_id))
     except ValueError:
         raise NotARound(f"{round_id!r} is not a round id") from None
-    # Checked first: a damaged or missing event is reported by name (StoreDamaged), never
+    # Checked as read: a damaged or missing event is reported by name (StoreDamaged), never
     # taken for a bad id or replayed around.
-    if check_stream(app, uuid) == 0:
+    events = read_stream(app, uuid)
+    if not events:
         raise NotARound(f"no round {round_id}")
-    with reported(uuid):
-        events = list(app.events.get(uuid))
     return rederive(events)
 
 

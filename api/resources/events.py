@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 from flask import Response, g, request, stream_with_context
 from werkzeug.exceptions import UnprocessableEntity
@@ -13,7 +14,7 @@ from api.auth import require
 from api.body import Blueprint
 from api.errors import problem
 from api.resources.common import ledger, table_members
-from api.resources.feed import table_page
+from api.resources.feed import log_head, table_page
 from api.responses import answers
 from api.schemas.events import EventPageSchema, EventQuerySchema, StreamQuerySchema
 
@@ -33,15 +34,12 @@ def page(args, table_id):
     """The table's events after position ``after`` (masked for the caller); pass ``next``
     as ``after`` to get the following page. An empty page still advances ``next`` past
     other tables' events; while ``more`` is true, ask again at once."""
-    _within_the_log(args["after"])
+    app = ledger()
+    head = _within_the_log(app, args["after"])  # the page reads on from this head
     items, cursor, more = table_page(
-        ledger(), table_members(), str(table_id), g.key, args["after"], args["limit"]
+        app, table_members(), str(table_id), g.key, args["after"], args["limit"], head
     )
     return {"items": items, "next": cursor, "more": more}
-
-
-def _head() -> int:
-    return ledger().recorder.max_notification_id() or 0
 
 
 class CursorBeyondLog(UnprocessableEntity):
@@ -51,14 +49,16 @@ class CursorBeyondLog(UnprocessableEntity):
     title = "Cursor beyond the log"
 
 
-def _within_the_log(after: int) -> None:
-    """A cursor is a position the log has reached (every ``next`` is): one beyond it would
-    come back as ``next`` and silently skip the events written up to it."""
-    head = _head()
+def _within_the_log(app: Any, after: int) -> int:
+    """The log's head, once ``after`` is checked against it. A cursor is a position the log
+    has reached (every ``next`` is): one beyond it would come back as ``next`` and silently
+    skip the events written up to it."""
+    head = log_head(app)
     if after > head:
         raise CursorBeyondLog(
             f"after={after} is beyond the log's last position ({head}): pass 0 or a page's next"
         )
+    return head
 
 
 @blp.route("/<uuid:table_id>/events/stream")
@@ -82,17 +82,18 @@ def stream(args, table_id):
     if after is None:
         last = request.headers.get("Last-Event-ID", "0") or "0"
         # ASCII digits only: str.isdigit() also takes "١٢" and "²", which int() reads or not.
-        if not (last.isascii() and last.isdigit()) or int(last) > _head():
+        head = log_head(app)
+        if not (last.isascii() and last.isdigit()) or int(last) > head:
             return problem(
                 400,
                 "Bad Last-Event-ID",
-                f"Last-Event-ID must be a position the log has reached (0 to {_head()}), "
+                f"Last-Event-ID must be a position the log has reached (0 to {head}), "
                 f"in ASCII digits; got {last[:40]!r}",
                 kind="bad-last-event-id",
             )
         after = int(last)
     else:
-        _within_the_log(after)
+        _within_the_log(app, after)
     app.get_table(tid)  # an unknown table is a 404 now, not mid-stream
     deadline = time.monotonic() + args["timeout"]
 

@@ -21,6 +21,11 @@ BATCH = 500
 SCAN = 20_000  # positions one page request reads at most
 
 
+def log_head(app: Any) -> int:
+    """The log's last position (0: empty)."""
+    return app.recorder.max_notification_id() or 0
+
+
 def round_events(app: Any, rnd: Any, viewer: Any, positions: dict | None = None) -> list[dict]:
     positions = positions or {}
     records = [event_record(e, positions.get(e.originator_version)) for e in app.events.get(rnd.id)]
@@ -28,12 +33,20 @@ def round_events(app: Any, rnd: Any, viewer: Any, positions: dict | None = None)
 
 
 def table_page(
-    app: Any, members: TableMembers, table_id: str, viewer: Any, after: int, limit: int
+    app: Any,
+    members: TableMembers,
+    table_id: str,
+    viewer: Any,
+    after: int,
+    limit: int,
+    head: int | None = None,
 ) -> tuple[list[dict], int, bool]:
     """Up to ``limit`` events of the table after position ``after``, the next cursor (at
     most ``after + SCAN``), and whether the log held more after it when the page was read
-    (then read on at once; else the table has nothing new yet)."""
-    head = app.recorder.max_notification_id() or 0
+    (then read on at once; else the table has nothing new yet). ``head`` is the log's last
+    position when the caller has just read it (read here otherwise)."""
+    if head is None:
+        head = log_head(app)
     stop = min(head, after + SCAN)
     # Everything read after the head: a round's or a shoe's events up to it were written
     # together with the table's event naming that round or shoe, so the table's stream

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-from uuid import UUID
 
 from flask import g
 
@@ -12,6 +11,7 @@ from api import read_models
 from api.auth import require
 from api.body import Blueprint
 from api.idempotency import idempotent
+from api.resources.audit_view import audit_for
 from api.resources.common import actor, command_id, is_admin, ledger, permit
 from api.resources.feed import round_events
 from api.responses import answers
@@ -26,12 +26,8 @@ from api.schemas.rounds import (
     RoundViewSchema,
     action_union_doc,
 )
-from api.shoe_secrets import mask_audited_shoe, withheld_shoes
-from api.visibility import HIDDEN, event_views, owns, round_view, sees_all
-from ledger import accounts
+from api.visibility import round_view
 from ledger.domain.round import DEALER_HANDS
-from replay.audit import audit_round, summarize
-from replay.damage import check_stream, reported
 from replay.projections import queries
 
 blp = Blueprint("rounds", __name__, url_prefix="/v1/rounds", description="Rounds and actions")
@@ -148,69 +144,6 @@ def audit(round_id):
     the wallets before and after; the shoe check; the hash chain. Auditors and admins see it
     all; the round's own players see, once it has ended, their own hands and balances."""
     return audit_for(str(round_id), g.key)
-
-
-def audit_for(round_id: str, viewer: Any) -> dict:
-    """The audit as ``viewer`` may see it: all of it for auditors and admins, else the
-    player-masked report (or ``NotPermitted``). The one place that choice is made, so the JSON
-    view and the HTML page (api/audit_page.py) can never show a caller different things."""
-    app = ledger()
-    # A damaged or missing stored event is named (StoreDamaged: a 500 "stored-events-damaged"
-    # problem, see api/errors.py), never left to surface as the library's error.
-    check_stream(app, UUID(round_id))
-    with reported(round_id):
-        rnd = app.get_round(round_id)
-        report = audit_round(app, round_id)
-    if sees_all(viewer):
-        return {**report, "scope": "full"}
-    report = _player_audit(rnd, report, viewer)
-    secret = {str(s) for s in withheld_shoes(app, app.get_table(str(rnd.table_id)), viewer)}
-    shoes = [mask_audited_shoe(s) if s["shoe_id"] in secret else s for s in report["shoes"]]
-    return {**report, "shoe": shoes[0], "shoes": shoes}
-
-
-def _player_audit(rnd: Any, report: dict, viewer: Any) -> dict:
-    me = viewer.player_id
-    in_round = {h["player"] for h in rnd.hands.values()} | {rnd.dealer}
-    permit(me is not None and me in in_round, "only the round's own players may see its audit")
-    permit(rnd.ended, "a player sees the audit of his round once it has ended")
-    records = [{**e, "data": dict(e["data"])} for e in report["events"]]
-    events = [summarize(e) for e in event_views(rnd, records, viewer)]
-    masked = {e["version"] for e in events if e["data"].get("card") == HIDDEN}
-    dealer_hands = []
-    for hand in report["dealer_hands"]:
-        up = rnd.rules_hand(hand["id"])["face_up"]
-        if not (owns(viewer, rnd, hand["id"]) or all(up)):
-            hidden = [c if shown else HIDDEN for c, shown in zip(hand["cards"], up, strict=False)]
-            hand = {**hand, "cards": hidden, "aces": {}, "totals": []}
-        dealer_hands.append(hand)
-    shoes = [_masked_shoe(shoe, masked) for shoe in report["shoes"]]
-    mine = accounts.player(me)
-    return {
-        **report,
-        "scope": "player",
-        "events": events,
-        "hands": [h for h in report["hands"] if owns(viewer, rnd, h["id"])],
-        "dealer_hands": dealer_hands,
-        "round_transfers": [
-            t
-            for t in report["round_transfers"]
-            if mine in (t["data"].get("from_account"), t["data"].get("to_account"))
-        ],
-        "balances": [b for b in report["balances"] if b["player"] == me],
-        "shoe": shoes[0],
-        "shoes": shoes,
-    }
-
-
-def _masked_shoe(shoe: dict, masked: set[int]) -> dict:
-    """The card check without the cards the player may not see (only whether each matched)."""
-    check = dict(shoe["check"])
-    check["cards"] = [
-        {**c, "card": HIDDEN, "expected": HIDDEN} if c["version"] in masked else c
-        for c in check.get("cards", [])
-    ]
-    return {**shoe, "check": check}
 
 
 @blp.route("/<uuid:round_id>/trail")

@@ -8,7 +8,7 @@ from datetime import timedelta
 from uuid import UUID
 
 from ledger import accounts
-from replay import audit
+from replay import audit_money, stretch
 from replay.audit import audit_round
 
 
@@ -38,10 +38,10 @@ def test_an_audit_reads_back_to_the_round_and_lists_its_pool_transfers(app, monk
         app.deposit(ids["Ann"], 7)
     app.pay_from_pool(table, ids["Bob"], 20, "after the round")
 
-    monkeypatch.setattr(audit, "_PAGE", 3)  # so the reads back take several pages
+    monkeypatch.setattr(stretch, "PAGE", 3)  # so the reads back take several pages
     # One process, one clock: read back only to the round (the balance before it then comes
     # from the wallet as it stood there).
-    monkeypatch.setattr(audit, "CLOCK_SKEW", timedelta(0))
+    monkeypatch.setattr(audit_money, "CLOCK_SKEW", timedelta(0))
     reads: list[tuple[UUID, dict]] = []
     whole_get = app.events.get
 
@@ -116,7 +116,7 @@ def test_a_transfer_timed_before_the_round_but_written_after_it_counts_by_its_ti
     app.act(rid, "dealer_double", actor=dee, called=False)
     app.act(rid, "stand", actor=ann, hand="h1")  # 19
     app.act(rid, "dealer_stand", actor=dee)  # 17
-    monkeypatch.setattr(audit, "_PAGE", 2)
+    monkeypatch.setattr(stretch, "PAGE", 2)
 
     report = audit_round(app, rid)
     (ann_balances,) = [b for b in report["balances"] if b["player"] == ann]

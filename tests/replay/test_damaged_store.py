@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 from uuid import UUID
 
 import pytest
@@ -105,6 +106,71 @@ def test_export_names_the_position_and_stream_of_an_undecodable_event(stored, ca
     err = capsysbinary.readouterr().err.decode()
     line = _one_line(err)
     assert f"v5 of stream {rid} (position {position}) cannot be decoded" in line
+
+
+def test_export_refuses_a_stream_missing_an_event_from_its_middle(stored, capsysbinary):
+    env, path, rid, _ = stored
+    delete(path, rid, 5)
+
+    assert main(["export"], env=env) == 1
+
+    line = _one_line(capsysbinary.readouterr().err.decode())
+    assert f"event v5 of stream {rid} is missing (the stream goes on at v6, position" in line
+    assert "python -m replay verify" in line
+
+
+def test_a_table_export_refuses_a_gap_too(stored, capsysbinary):
+    env, path, rid, _ = stored
+    app = TwentyOneLedger(env=env)
+    table = str(app.get_round(rid).table_id)
+    app.close()
+    delete(path, rid, 5)
+
+    assert main(["export", "--table", table], env=env) == 1
+
+    line = _one_line(capsysbinary.readouterr().err.decode())
+    assert f"event v5 of stream {rid} is missing" in line
+
+
+@pytest.mark.parametrize("damage", [delete, corrupt])
+def test_a_refused_export_to_a_file_leaves_no_file(stored, tmp_path, capsysbinary, damage):
+    env, path, rid, _ = stored
+    damage(path, rid, 5)
+    (tmp_path / "out").mkdir()
+    out = tmp_path / "out" / "ledger.jsonl"
+
+    assert main(["export", "--output", str(out)], env=env) == 1
+
+    assert f"v5 of stream {rid}" in _one_line(capsysbinary.readouterr().err.decode())
+    assert list(out.parent.iterdir()) == []
+
+
+def test_a_refused_export_keeps_an_older_file_of_that_name(stored, tmp_path, capsysbinary):
+    env, path, rid, _ = stored
+    (tmp_path / "out").mkdir()
+    out = tmp_path / "out" / "ledger.jsonl"
+    assert main(["export", "--output", str(out)], env=env) == 0
+    whole = out.read_bytes()
+    assert whole.count(b"\n") > 20 and capsysbinary.readouterr().out == b""
+    delete(path, rid, 5)
+
+    assert main(["export", "-o", str(out)], env=env) == 1
+
+    assert out.read_bytes() == whole and list(out.parent.iterdir()) == [out]
+
+
+@pytest.mark.parametrize("append", [False, True])
+def test_a_refused_export_cuts_a_redirected_stdout_back(stored, tmp_path, monkeypatch, append):
+    """``export > f`` (or ``>> f``): the lines written before the gap are taken back."""
+    env, path, rid, _ = stored
+    delete(path, rid, 5)
+    out = tmp_path / "ledger.jsonl"
+    out.write_bytes(b"kept\n")
+    with open(out, "a" if append else "w") as redirected:
+        monkeypatch.setattr(sys, "stdout", redirected)
+        assert main(["export"], env=env) == 1
+
+    assert out.read_bytes() == (b"kept\n" if append else b"")
 
 
 def test_a_table_at_a_moment_names_a_damaged_round_in_play(stored, capsys):

@@ -1,0 +1,103 @@
+"""What each caller may see of a round's audit (``replay.audit``): all of it for auditors and
+admins; for the round's own players once it has ended, their own hands, balance and
+transfers, with every card, total and seed of ``api.visibility`` and ``api.shoe_secrets``
+masked; for anyone else nothing (``NotPermitted``). The JSON view and the HTML page
+(``api.audit_page``) both call :func:`audit_for`, so they can never show a caller different
+things."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from api.resources.common import ledger, permit
+from api.shoe_secrets import mask_audited_shoe, withheld_shoes
+from api.visibility import HIDDEN, dealer_total_hidden, event_views, owns, sees_all
+from ledger import accounts
+from replay.audit import audit_of, read_round, summarize
+from replay.damage import reported
+
+
+def audit_for(round_id: str, viewer: Any) -> dict:
+    """The audit as ``viewer`` may see it. The round's stream is read once, checked as it is
+    read: a damaged or missing stored event is named (``StoreDamaged``: a 500
+    "stored-events-damaged" problem, see api/errors.py), never left to surface as the
+    library's error. A player is refused before anything else is read."""
+    app = ledger()
+    rnd, events = read_round(app, round_id)
+    if not sees_all(viewer):
+        _check_player(rnd, viewer)
+    with reported(round_id):
+        report = audit_of(app, rnd, events)
+    if sees_all(viewer):
+        return {**report, "scope": "full"}
+    secret = {str(s) for s in withheld_shoes(app, app.get_table(str(rnd.table_id)), viewer)}
+    return player_audit(rnd, report, viewer, secret)
+
+
+def _check_player(rnd: Any, viewer: Any) -> None:
+    me = viewer.player_id
+    in_round = {h["player"] for h in rnd.hands.values()} | {rnd.dealer}
+    permit(me is not None and me in in_round, "only the round's own players may see its audit")
+    permit(rnd.ended, "a player sees the audit of his round once it has ended")
+
+
+def player_audit(rnd: Any, report: dict, viewer: Any, withheld: set[str]) -> dict:
+    """``report`` as one of the round's players may see it; the shoes in ``withheld`` (ids)
+    without their seeds and card checks (``api.shoe_secrets``)."""
+    me = viewer.player_id
+    records = [{**e, "data": dict(e["data"])} for e in report["events"]]
+    events = [summarize(e) for e in event_views(rnd, records, viewer)]
+    masked = {e["version"] for e in events if e["data"].get("card") == HIDDEN}
+    dealer_hands = []
+    for hand in report["dealer_hands"]:
+        up = rnd.rules_hand(hand["id"])["face_up"]
+        if not (owns(viewer, rnd, hand["id"]) or all(up)):
+            hidden = [c if shown else HIDDEN for c, shown in zip(hand["cards"], up, strict=False)]
+            hand = {**hand, "cards": hidden, "aces": {}, "totals": []}
+        dealer_hands.append(hand)
+    hide_dealer = dealer_total_hidden(rnd, viewer)
+    hands = [
+        _without_dealer_total(h) if hide_dealer else h
+        for h in report["hands"]
+        if owns(viewer, rnd, h["id"])
+    ]
+    shoes = [
+        mask_audited_shoe(shoe) if shoe["shoe_id"] in withheld else _masked_shoe(shoe, masked)
+        for shoe in report["shoes"]
+    ]
+    mine = accounts.player(me)
+    return {
+        **report,
+        "scope": "player",
+        "events": events,
+        "hands": hands,
+        "dealer_hands": dealer_hands,
+        "round_transfers": [
+            t
+            for t in report["round_transfers"]
+            if mine in (t["data"].get("from_account"), t["data"].get("to_account"))
+        ],
+        "balances": [b for b in report["balances"] if b["player"] == me],
+        "shoe": shoes[0],
+        "shoes": shoes,
+    }
+
+
+def _without_dealer_total(hand: dict) -> dict:
+    """A hand whose settlement weighed a dealer's total the viewer may not know (his cards
+    did not all lie face up): the total withheld, as its ``HandSettled`` event has it, and
+    ``dealer_played`` kept (the page then says 'not shown to you')."""
+    settled = hand["settlement"]
+    if settled is None or settled["dealer_total"] is None:
+        return hand
+    return {**hand, "settlement": {**settled, "dealer_total": None}}
+
+
+def _masked_shoe(shoe: dict, masked: set[int]) -> dict:
+    """The card check without the cards the player may not see (only whether each matched)."""
+    check = dict(shoe["check"])
+    check["cards"] = [
+        {**c, "card": HIDDEN, "expected": HIDDEN} if c["version"] in masked else c
+        for c in check.get("cards", [])
+    ]
+    return {**shoe, "check": check}

@@ -1,0 +1,171 @@
+"""Each hand of an audited round followed through the round's events, as the aggregate does:
+its stakes, its totals as they moved (after each card, split or ace choice), its settlement
+with the clauses' texts and the arithmetic, the side payments between players' hands (VU-10)
+and its net."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ledger.cards import hand_total, totals_with_aces
+from ledger.domain.round import DEALER_HANDS, Round
+from replay.clauses import clause_text
+from replay.side_payments import SidePayment, side_payment
+
+
+def _total(cards: list[str], aces: dict[int, int]) -> int | None:
+    if not cards:
+        return None
+    return totals_with_aces(cards, aces) if aces else hand_total(cards)
+
+
+class Hands:
+    """Follows each hand through the round's events, as the aggregate does."""
+
+    def __init__(self) -> None:
+        self.hands: dict[str, dict[str, Any]] = {}
+
+    def hand(self, hand_id: str, **extra: Any) -> dict[str, Any]:
+        if hand_id not in self.hands:
+            self.hands[hand_id] = {
+                "id": hand_id,
+                "player": None,
+                "seat": None,
+                "split_from": None,
+                "stakes": [],
+                "cards": [],
+                "aces": {},
+                "totals": [],
+                "insurance": None,
+                "surrendered": False,
+                "settlement": None,
+                "side_payments": [],
+            }
+        self.hands[hand_id].update(extra)
+        return self.hands[hand_id]
+
+    def moved(self, hand: dict[str, Any], version: int, why: str, card: str | None) -> None:
+        hand["totals"].append(
+            {
+                "version": version,
+                "event": why,
+                "card": card,
+                "cards": list(hand["cards"]),
+                "total": _total(hand["cards"], hand["aces"]),
+            }
+        )
+
+    def feed(self, e: Any) -> None:
+        v = e.originator_version
+        if isinstance(e, Round.HandOpened):
+            self.hand(e.hand, player=e.player, seat=e.seat)
+        elif isinstance(e, Round.StakePlaced | Round.StakeRaised):
+            hand = self.hand(e.hand)
+            hand["stakes"].append(
+                {
+                    "version": v,
+                    "reason": getattr(e, "reason", "stake"),
+                    "amount": e.amount,
+                    "held": e.held,
+                    "clause": e.clause,
+                }
+            )
+        elif isinstance(e, Round.CardDealt):
+            hand = self.hand(e.hand)
+            hand["cards"].append(e.card)
+            self.moved(hand, v, "CardDealt", e.card)
+        elif isinstance(e, Round.HandSplit):
+            old = self.hand(e.hand)
+            old["cards"].pop()
+            old["aces"] = {}
+            new = self.hand(e.new_hand, player=old["player"], seat=old["seat"])
+            new["split_from"] = old["split_from"] or e.hand
+            old["split_from"] = old["split_from"] or e.hand
+            new["cards"] = [e.card]
+            self.moved(old, v, "HandSplit", None)
+            self.moved(new, v, "HandSplit", e.card)
+        elif isinstance(e, Round.DealerDivided):
+            divided = self.hand(e.hand)
+            divided["cards"].pop()
+            new = self.hand(e.new_hand)
+            new["cards"] = [e.card]
+            self.moved(divided, v, "DealerDivided", None)
+            self.moved(new, v, "DealerDivided", e.card)
+        elif isinstance(e, Round.TwoCardsResolved) and e.rejected:
+            hand = self.hand(e.hand)
+            cards = hand["cards"]
+            del cards[len(cards) - 1 - cards[::-1].index(e.rejected)]
+            self.moved(hand, v, "TwoCardsResolved", None)
+        elif isinstance(e, Round.AceValueChosen):
+            hand = self.hand(e.hand)
+            hand["aces"][e.index] = e.value
+            self.moved(hand, v, "AceValueChosen", None)
+        elif isinstance(e, Round.InsuranceDecided):
+            self.hand(e.hand)["insurance"] = {"amount": e.amount, "clause": e.clause}
+        elif isinstance(e, Round.InsuranceSettled):
+            insurance = self.hand(e.hand)["insurance"] or {}
+            insurance.update(result=e.amount, settled_by=e.clause)
+            self.hand(e.hand)["insurance"] = insurance
+        elif isinstance(e, Round.Surrendered):
+            self.hand(e.hand)["surrendered"] = True
+        elif isinstance(e, Round.HandSettled):
+            self.hand(e.hand)["settlement"] = settlement(e)
+        elif isinstance(e, Round.HoldAdjusted) and (paid := side_payment(e)):
+            self.side_paid(v, paid)
+
+    def side_paid(self, version: int, paid: SidePayment) -> None:
+        """Money between two players' hands (VU-10): part of each hand's net, beside its
+        settlement with the banker."""
+        entry = {"version": version, "clause": paid.clause, "memo": paid.memo}
+        self.hand(paid.payer)["side_payments"].append(
+            {**entry, "amount": -paid.amount, "to_hand": paid.payee, "from_hand": None}
+        )
+        if paid.payee is not None:
+            self.hand(paid.payee)["side_payments"].append(
+                {**entry, "amount": paid.amount, "to_hand": None, "from_hand": paid.payer}
+            )
+
+    def result(self) -> tuple[list[dict], list[dict]]:
+        for hand in self.hands.values():
+            hand["aces"] = {str(k): val for k, val in hand["aces"].items()}
+            hand["stake"] = sum(s["amount"] for s in hand["stakes"])
+            hand.update(hand_net(hand))
+        players = [h for k, h in self.hands.items() if k not in DEALER_HANDS]
+        players.sort(key=lambda h: int(h["id"][1:]) if h["id"][1:].isdigit() else 10**6)
+        dealer = [self.hands[k] for k in DEALER_HANDS if k in self.hands]
+        return players, dealer
+
+
+def hand_net(hand: dict[str, Any]) -> dict[str, Any]:
+    """What the hand brought its player: its settlement with the banker plus what it paid to or
+    collected from other players' hands (``side_net``); None while neither has happened."""
+    side = sum(p["amount"] for p in hand["side_payments"])
+    settled = hand["settlement"]
+    if settled is None and not hand["side_payments"]:
+        return {"side_net": 0, "net": None}
+    return {"side_net": side, "net": (settled["amount"] if settled else 0) + side}
+
+
+def settlement(e: Any) -> dict[str, Any]:
+    """A ``HandSettled`` with its clauses' texts and its arithmetic."""
+    multiplier = Fraction(e.multiplier)
+    raw = e.stake * multiplier
+    return {
+        "version": e.originator_version,
+        "outcome": e.outcome,
+        "player_total": e.player_total,
+        "dealer_total": e.dealer_total,
+        # Settled before the dealer played (a natural, an over-draw): no dealer total was
+        # weighed. Kept apart from ``dealer_total`` so that a total masked for a viewer
+        # (None there) is never mistaken for one that did not exist.
+        "dealer_played": e.dealer_total is not None,
+        "clauses": [{"id": c, "text": clause_text(c)} for c in e.clauses],
+        "stake": e.stake,
+        "multiplier": e.multiplier,
+        "raw": str(raw),
+        "arithmetic": f"{e.stake} × {e.multiplier} = {raw}",
+        "rounding": e.rounding,
+        "amount": e.amount,
+        "from_bank_cover": e.from_bank_cover,
+    }
