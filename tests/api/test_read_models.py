@@ -10,7 +10,6 @@ these reads replays the event store.
 
 from __future__ import annotations
 
-import time
 from uuid import UUID, uuid4
 
 import pytest
@@ -44,6 +43,20 @@ def external_http(env: dict[str, str], wait_ms: int = 50) -> Http:
         return app.extensions["api_store"].create_key(role, player_id, label)[0]
 
     return Http(app, app.test_client(), make_key, make_key("admin"))
+
+
+def spy_on_waits(http: Http, monkeypatch) -> list[tuple[int | None, float]]:
+    """Every ``(position, timeout)`` the reads ask the read models to wait for; the waits
+    themselves still happen (the spy calls through)."""
+    projections = http.app.extensions["projections"]
+    real, asked = projections.ensure, []
+
+    def ensure(position, timeout, **kwargs):
+        asked.append((position, timeout))
+        return real(position, timeout, **kwargs)
+
+    monkeypatch.setattr(projections, "ensure", ensure)
+    return asked
 
 
 def close(http: Http) -> None:
@@ -542,7 +555,9 @@ def test_inline_a_read_with_a_writes_position_sees_that_write(http):
     assert http.get(f"/v1/players/{ann}/bankroll?position={last['position']}")["held"] == 0
 
 
-def test_external_a_read_ahead_of_the_projections_is_503_until_they_catch_up(store_env):
+def test_external_a_read_ahead_of_the_projections_is_503_until_they_catch_up(
+    store_env, monkeypatch
+):
     http = external_http(store_env, wait_ms=50)
     try:
         pid = http.player("Ann", amount=1000)
@@ -550,16 +565,15 @@ def test_external_a_read_ahead_of_the_projections_is_503_until_they_catch_up(sto
         wanted = done["position"]
         path = f"/v1/players/{pid}/bankroll?position={wanted}"
 
-        started = time.monotonic()
+        waits = spy_on_waits(http, monkeypatch)
         response = raw(http, path)
-        waited = time.monotonic() - started
         assert response.status_code == 503, response.get_json()
         assert response.mimetype == PROBLEM and response.headers["Retry-After"].isdigit()
         problem = response.get_json()
         assert problem["type"].endswith("projection-lag") and problem["status"] == 503
         assert problem["wanted"] == wanted and problem["reached"] == 0
         assert problem["lag"] == wanted - problem["reached"] > 0
-        assert 0.04 <= waited < 1.5  # the configured 50 ms, not the 2 s default
+        assert waits == [(wanted, 0.05)]  # the configured 50 ms, not the 2 s default
 
         # Without a position the read never waits: it answers with what is projected.
         stale = http.get(f"/v1/players/{pid}/bankroll")
@@ -723,13 +737,13 @@ def test_an_account_answers_with_the_event_store_unreachable(http, monkeypatch):
         http.ledger.get_player(t.ids["Ann"])  # the patch does refuse a replay
 
 
-def test_a_read_with_an_unknown_id_is_404_before_any_wait(memory_env):
+def test_a_read_with_an_unknown_id_is_404_before_any_wait(memory_env, monkeypatch):
     http = external_http(memory_env, wait_ms=2000)
     try:
         http.player("Ann")
-        started = time.monotonic()
+        waits = spy_on_waits(http, monkeypatch)
         for path in (f"/v1/players/{uuid4()}/bankroll", f"/v1/rounds/{uuid4()}/trail"):
             assert raw(http, f"{path}?position=10000").status_code == 404
-        assert time.monotonic() - started < 1.0
+        assert waits == []
     finally:
         close(http)

@@ -14,7 +14,8 @@ HIDDEN = "??"
 
 @dataclass
 class Http:
-    """A small client: ``call(method, path, key, json, status)`` asserts the status."""
+    """A small client: ``call(method, path, key, json, status)`` asserts the status, and for
+    an expected refusal (4xx) that it wrote nothing to any store."""
 
     app: object
     client: object
@@ -24,9 +25,20 @@ class Http:
 
     def call(self, method: str, path: str, key: str | None = None, json=None, status=200, **kw):
         headers = {"Authorization": f"Bearer {key or self.admin}", **kw.pop("headers", {})}
+        before = self.stored() if status >= 400 else None
         response = self.client.open(path, method=method, json=json, headers=headers, **kw)
         assert response.status_code == status, (method, path, response.get_json())
+        if before is not None:
+            assert self.stored() == before, f"refused {method} {path} wrote to a store"
         return response.get_json()
+
+    def stored(self) -> tuple[int, int, int]:
+        """The newest position of the ledger, its shoe vault and the API's own store."""
+        return (
+            self.ledger.recorder.max_notification_id() or 0,
+            self.ledger.vault.recorder.max_notification_id() or 0,
+            self.app.extensions["api_store"].recorder.max_notification_id() or 0,
+        )
 
     def post(self, path, json=None, key=None, status=200, **kw):
         return self.call("POST", path, key, json, status, **kw)

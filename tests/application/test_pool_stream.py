@@ -95,8 +95,9 @@ def test_a_table_opened_before_the_pool_kept_its_stream_carries_the_balance_over
 
     forbid_log_reads(app, monkeypatch)  # carried once: from here on the table knows
     app.pay_from_pool(table, ann, 150, "second best hand")
-    with pytest.raises(RuleViolation):
+    with pytest.raises(RuleViolation, match="holds 50") as refused:
         app.pay_from_pool(table, ann, 51, "too much")
+    assert refused.value.clause == "VU-28"
     monkeypatch.undo()
     assert pool_of(app, table) == 50
 

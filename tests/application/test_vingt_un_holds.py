@@ -70,3 +70,24 @@ def test_VU_10_a_stake_the_wallet_cannot_hold_is_refused_at_staking(app, table):
         app.place_stake(rid, ids["E"], STAKE)
     assert refused.value.clause == "VU-5"
     assert app.recorder.max_notification_id() == before
+
+
+def test_VU_6_on_credit_the_dealers_double_holds_the_second_stake_too(app, fund):
+    """With credit only the stake is held at staking (nothing more can be promised); the
+    dealer's double raises the stake, so the hold grows by it from the wallet at once."""
+    dealer, ann = fund("D"), fund("A", 1_000)
+    table_id = app.open_table("vingt-un", {"min_stake": STAKE, "credit": True})["table_id"]
+    app.seat_player(table_id, dealer, 1)
+    app.seat_player(table_id, ann, 2)
+    app.choose_dealer(table_id, dealer)
+    app.fix_next_shoe(table_id, ["TC", "9C", "8D", "8H", "2S", "3S"])
+    rid = app.start_round(table_id, actor=dealer)["round_id"]
+    app.place_stake(rid, ann, STAKE)
+    assert app.get_round(rid).hands["h1"]["held"] == STAKE
+
+    app.act(rid, "dealer_double", actor=dealer, called=True)
+
+    hand = app.get_round(rid).hands["h1"]
+    assert (hand["stake"], hand["held"]) == (2 * STAKE, 2 * STAKE)
+    assert app.get_player(ann).balance == 1_000 - 2 * STAKE
+    assert fold_balances(app)[accounts.escrow(rid)] == 2 * STAKE

@@ -43,13 +43,13 @@ def _settled(app, rid):
 SHOE = ["4C", "5C", "9C", "9D", "6D", "8D"]
 
 
-def test_VU_23_player_given_two_cards_rejects_one_and_is_content(app, table):
+def test_VU_23_player_given_two_cards_rejects_one_and_is_content(app, table, nothing_written):
     table_id, dealer, ann, bob = table
     before = _balances(app, dealer, ann, bob)
     rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "7H", "9H", "2S", "3S", "4S"])
 
     app.act(rid, "serve_two", actor=dealer, hand="h1")
-    with pytest.raises(RuleViolation) as refused:
+    with nothing_written(), pytest.raises(RuleViolation, match="take or reject") as refused:
         app.act(rid, "hit", actor=ann, hand="h1")
     app.act(rid, "reject", actor=ann, hand="h1", card="9H")
 
@@ -205,7 +205,7 @@ def test_VU_25_a_hand_not_yet_served_has_not_drawn_separately(app, table):
     assert fold_balances(app)[f"pool:{table_id}"] == PENALTY
 
 
-def test_irregularities_belong_to_vingt_un_only(app, fund):
+def test_irregularities_belong_to_vingt_un_only(app, fund, nothing_written):
     ann = fund("Ann")
     table_id = app.open_table("casino", {"insurance": False})["table_id"]
     app.seat_player(table_id, ann, 1)
@@ -213,17 +213,19 @@ def test_irregularities_belong_to_vingt_un_only(app, fund):
     rid = app.start_round(table_id)["round_id"]
     app.place_stake(rid, ann, 1000)
 
-    with pytest.raises(RuleViolation):
+    with nothing_written(), pytest.raises(RuleViolation, match="Vingt-un book") as refused:
         app.act(rid, "serve_two", actor="house", hand="h1")
+    assert refused.value.clause == "VU-23"
 
 
-def test_serving_two_cards_out_of_the_play_phase_is_refused(app, table):
+def test_serving_two_cards_out_of_the_play_phase_is_refused(app, table, nothing_written):
     table_id, dealer, ann, bob = table
     app.fix_next_shoe(table_id, [*SHOE, "2H"])
     rid = app.start_round(table_id, actor=dealer)["round_id"]
 
-    with pytest.raises(WrongPhase):
+    with nothing_written(), pytest.raises(WrongPhase, match="being served") as refused:
         app.act(rid, "serve_two", actor=dealer, hand="h1")
+    assert refused.value.clause == "VU-23"
 
 
 # VU-21: first cards Ann T, Bob T, dealer 8; second Ann 9 (19), Bob 7 (17), dealer 8.

@@ -20,7 +20,16 @@ from ledger.balances import fold_balances
 from ledger.domain.chain import verify_chain
 from ledger.domain.round import Round
 from ledger.domain.shoe import Shoe
-from ledger.errors import InsufficientFunds, LedgerError
+from ledger.errors import (
+    InsufficientFunds,
+    LedgerError,
+    NotPermitted,
+    OutOfTurn,
+    RuleViolation,
+    StakeOutOfLimits,
+    UnknownRound,
+    WrongPhase,
+)
 from ledger.shuffle import dealing_order, verify_seed
 
 START = 100_000  # every player's buy-in
@@ -310,28 +319,48 @@ def test_rejected_commands_write_nothing(store_env):
                 {pid: state(app.get_player(pid)) for pid in players.values()},
             )
 
-        def refused(what: str, command: Callable[[], Any]) -> None:
+        def refused(what: str, error: type[LedgerError], command: Callable[[], Any]) -> None:
             before = snapshot()
-            with pytest.raises(LedgerError):
+            with pytest.raises(error):
                 command()
             assert snapshot() == before, f"refused '{what}' changed the store"
 
         # while Bob has yet to stake
-        refused("stake above the limit", lambda: app.place_stake(rid, bob, 2_001))
-        refused("second stake", lambda: app.place_stake(rid, ann, 500))
-        refused("hit before the deal", lambda: app.act(rid, "hit", actor=ann, hand="h1"))
-        refused("dealer draws too early", lambda: app.act(rid, "dealer_draw", actor=dan))
-        refused("round while one is open", lambda: app.start_round(table, actor=dan))
-        refused("withdraw more than held", lambda: app.withdraw(bob, START + 1))
-        refused("leave mid-round", lambda: app.unseat_player(table, 3))
-        refused("unknown round", lambda: app.act(str(UUID(int=7)), "hit", actor=ann, hand="h1"))
-        refused("casino action here", lambda: app.act(rid, "surrender", actor=ann, hand="h1"))
+        refused("stake above the limit", StakeOutOfLimits, lambda: app.place_stake(rid, bob, 2_001))
+        refused("second stake", RuleViolation, lambda: app.place_stake(rid, ann, 500))
+        refused(
+            "hit before the deal", WrongPhase, lambda: app.act(rid, "hit", actor=ann, hand="h1")
+        )
+        refused(
+            "dealer draws too early", WrongPhase, lambda: app.act(rid, "dealer_draw", actor=dan)
+        )
+        refused("round while one is open", WrongPhase, lambda: app.start_round(table, actor=dan))
+        refused("withdraw more than held", InsufficientFunds, lambda: app.withdraw(bob, START + 1))
+        refused("leave mid-round", WrongPhase, lambda: app.unseat_player(table, 3))
+        refused(
+            "unknown round",
+            UnknownRound,
+            lambda: app.act(str(UUID(int=7)), "hit", actor=ann, hand="h1"),
+        )
+        refused(
+            "casino action here",
+            RuleViolation,
+            lambda: app.act(rid, "surrender", actor=ann, hand="h1"),
+        )
         app.place_stake(rid, bob, 1_000)  # the deal is done and Ann is to play
-        refused("late stake", lambda: app.place_stake(rid, bob, 1_000))
-        refused("out of turn", lambda: app.act(rid, "hit", actor=bob, hand="h2"))
-        refused("someone else's hand", lambda: app.act(rid, "stand", actor=bob, hand="h1"))
-        refused("split without allow_split", lambda: app.act(rid, "split", actor=ann, hand="h1"))
-        refused("dealer stands during play", lambda: app.act(rid, "dealer_stand", actor=dan))
+        refused("late stake", WrongPhase, lambda: app.place_stake(rid, bob, 1_000))
+        refused("out of turn", OutOfTurn, lambda: app.act(rid, "hit", actor=bob, hand="h2"))
+        refused(
+            "someone else's hand", NotPermitted, lambda: app.act(rid, "stand", actor=bob, hand="h1")
+        )
+        refused(
+            "split without allow_split",
+            RuleViolation,
+            lambda: app.act(rid, "split", actor=ann, hand="h1"),
+        )
+        refused(
+            "dealer stands during play", WrongPhase, lambda: app.act(rid, "dealer_stand", actor=dan)
+        )
 
         # the round is intact: it plays to the end exactly as without the refusals
         app.act(rid, "stand", actor=ann, hand="h1")
