@@ -73,7 +73,9 @@ def test_every_fact_is_the_mappers_event_made_plain(projected):
 def test_the_stored_json_unwrapped_is_the_mappers_event_made_plain(projected):
     app, _, _ = projected
     decode = FactDecoder(app.mapper)
-    for n, _ in event_log(app):
+    log = event_log(app)
+    assert log, "a history to check"
+    for n, _ in log:
         assert decode.stored_json(n) == n.state  # the recorded bytes, not encoded again
         fields = unwrap(orjson.loads(decode.stored_json(n)))
         envelope = {
@@ -92,7 +94,9 @@ def test_a_compressed_store_is_read_by_the_mapper_into_the_same_facts(store_env)
         play_history(app, rounds=1)
         decode = FactDecoder(app.mapper)
         assert not decode.fast
-        for n, event in event_log(app):
+        log = event_log(app)
+        assert log, "a history to check"
+        for n, event in log:
             assert not n.state.startswith(b"{"), "stored compressed"
             fact = decode(n)
             assert type(fact).__qualname__ == type(event).__qualname__

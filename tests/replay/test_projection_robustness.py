@@ -55,7 +55,7 @@ def test_a_thread_waiting_while_a_batch_fails_does_not_reuse_what_the_batch_left
 def test_a_failed_read_leaves_the_connection_usable(store_env):
     views = open_views(store_env)
     try:
-        with pytest.raises(Exception, match="no_such_table"):
+        with pytest.raises(psycopg.errors.UndefinedTable, match="no_such_table"):
             views.read("SELECT * FROM no_such_table")
         assert views.read("SELECT 1") == [(1,)]
     finally:

@@ -26,7 +26,9 @@ def app(memory_env):
 @pytest.mark.parametrize("family", FAMILIES)
 def test_recorded_rounds_rederive_clean(app, family):
     run(Settings(family=family, rounds=8, players=3, stake=100), app)
-    for rid in round_ids(app):
+    rids = round_ids(app)
+    assert len(rids) == 8
+    for rid in rids:
         result = rederive_round(app, rid)
         assert result.matches, result.text()
         assert result.event_differences == [], result.text()
