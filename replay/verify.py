@@ -38,6 +38,7 @@ from ledger.domain.transfers import FundsTransferredBase
 from ledger.shoes import fixed_commitment
 from ledger.shuffle import dealing_order, verify_seed
 from replay.store import first_event_type, notifications
+from replay.verify_money import MoneyMoved
 from replay.verify_snapshots import Snapshots
 
 CHECKS = ("decode", "chain", "shuffle", "money", "rounds", "snapshot", "head")
@@ -211,12 +212,16 @@ class Verifier:
         self.ended: dict[str, Where] = {}
         self.escrow_last: dict[str, Where] = {}  # the latest transfer touching each escrow
         self.pools_open: set[str] = set()  # pools kept in their table's stream from here on
+        self.moved = MoneyMoved(self.money_fault)  # transfers against what the events say
 
     def fault(self, where: Where, check: str, problem: str) -> None:
         self.faults.append(Fault.at(where, check, problem))
 
     def snapshot_fault(self, where: Where, problem: str) -> None:
         self.fault(where, "snapshot", problem)
+
+    def money_fault(self, where: Where, problem: str) -> None:
+        self.fault(where, "money", problem)
 
     # -- one event ------------------------------------------------------------------------
 
@@ -231,6 +236,7 @@ class Verifier:
         except Exception as error:  # a stored row that no longer decodes is itself a fault
             where = Where(notification.id, stream, version, type_name)
             self.fault(where, "decode", f"the stored event cannot be decoded ({error})")
+            self.moved.unreadable(stream)
             self.chains[stream] = (None, version + 1)
             self.last[stream] = self.head = where
             return
@@ -259,6 +265,7 @@ class Verifier:
         self.chains[where.stream] = (fields.get("hash"), where.version + 1)
 
     def facts(self, where: Where, stream: str, event: Any) -> None:
+        self.moved.event(where, stream, event)
         if isinstance(event, FundsTransferredBase):
             self.money(where, stream, event)
         elif isinstance(event, CARD_EVENTS):
@@ -302,6 +309,7 @@ class Verifier:
             return
         self.balances[event.from_account] -= amount
         self.balances[event.to_account] += amount
+        self.moved.transfer(where, event)
         if event.round_id and event.round_id not in self.named:
             self.named[event.round_id] = where
         for account in (event.from_account, event.to_account):
@@ -375,6 +383,7 @@ class Verifier:
                     f"{order[index]}",
                 )
         self.rounds()
+        self.moved.finish()
         self.stocks()
         for rid in sorted(self.ended.keys() | self.closed.keys()):
             ended = self.ended.get(rid) or self.closed[rid]
