@@ -331,8 +331,10 @@ class Verifier:
             self.fault(where, "money", f"a transfer recorded in {own}'s stream misses it")
             return
         if own_account is accounts.player:
-            self.wallets[stream] += event.change(own)
-            if self.wallets[stream] < 0:
+            change = event.change(own)
+            self.wallets[stream] += change
+            # A debit overdraws; money paid into a wallet a credit table left short does not.
+            if change < 0 and self.wallets[stream] < 0:
                 self.overdrawn.append((where, event.round_id, self.wallets[stream]))
 
     def pool_opened(self, where: Where, stream: str, event: Any) -> None:

@@ -151,6 +151,8 @@ def dealer_divides(play: Play) -> tuple[str, str]:
             amount=extra,
             clause="VU-21",
             memo="the dealer divided his pair",
+            # Given, not left to the class default: the hash covers every field stored.
+            to_hand="",
         )
         play.cover_bank(hand["stake"], "VU-21")
     rnd.trigger_event(
