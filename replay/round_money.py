@@ -51,7 +51,10 @@ class RoundMoney:
         """The transfers ``event`` says were made (read before it is folded in: a
         settlement releases the hold the hand had)."""
         derive = _LEGS.get(type(event))
-        legs = [] if derive is None else derive(self, event)
+        if derive is None:  # most events (cards, decisions) move no money
+            event.apply(self.round)
+            return []
+        legs = derive(self, event)
         # Its state only (not ``mutate``, which holds versions: the chain check names a gap).
         event.apply(self.round)
         # As ``Books.transfer`` skips them: nothing moves.

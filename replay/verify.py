@@ -15,7 +15,9 @@ One pass over the notification log (global order) checks:
   round at a table that gives credit (such tables are listed as exempt); a transfer recorded
   in a wallet's or a table's stream touches that wallet or that table's pool, no pool goes
   below zero, a pool opens with the balance its earlier transfers fold to, and once open it
-  moves only in its table's stream.
+  moves only in its table's stream; every round's transfers are what its own events say
+  moved, per account and clause, and a table's deal sales and pool payouts likewise
+  (``replay.verify_money``).
 
 Faults are reported in the order of the log; the first one names the event at fault.
 """

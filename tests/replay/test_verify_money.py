@@ -194,8 +194,10 @@ def test_a_forged_transfer_in_a_round_in_play_is_named_by_account(memory_env):
         ann = app.register_player("Ann")["player_id"]
         app.deposit(ann, 10_000)
         app.seat_player(table, ann, 1)
+        app.fix_next_shoe(table, ["8H", "TS", "7C", "9D"] + ["2C"] * 10)  # no natural: in play
         rid = app.start_round(table)["round_id"]
         app.place_stake(rid, ann, 500)
+        assert not app.get_round(rid).ended
         assert verify(app).ok
         player = app.repository.get(UUID(ann))
         house = accounts.house(table)
