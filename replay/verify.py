@@ -15,7 +15,9 @@ One pass over the notification log (global order) checks:
   round at a table that gives credit (such tables are listed as exempt); a transfer recorded
   in a wallet's or a table's stream touches that wallet or that table's pool, no pool goes
   below zero, a pool opens with the balance its earlier transfers fold to, and once open it
-  moves only in its table's stream.
+  moves only in its table's stream; every round's transfers are what its own events say
+  moved, per account and clause, and a table's deal sales and pool payouts likewise
+  (``replay.verify_money``).
 
 Faults are reported in the order of the log; the first one names the event at fault.
 """
@@ -38,6 +40,7 @@ from ledger.domain.transfers import FundsTransferredBase
 from ledger.shoes import fixed_commitment
 from ledger.shuffle import dealing_order, verify_seed
 from replay.store import first_event_type, notifications
+from replay.verify_money import MoneyMoved
 from replay.verify_snapshots import Snapshots
 
 CHECKS = ("decode", "chain", "shuffle", "money", "rounds", "snapshot", "head")
@@ -211,12 +214,16 @@ class Verifier:
         self.ended: dict[str, Where] = {}
         self.escrow_last: dict[str, Where] = {}  # the latest transfer touching each escrow
         self.pools_open: set[str] = set()  # pools kept in their table's stream from here on
+        self.moved = MoneyMoved(self.money_fault)  # transfers against what the events say
 
     def fault(self, where: Where, check: str, problem: str) -> None:
         self.faults.append(Fault.at(where, check, problem))
 
     def snapshot_fault(self, where: Where, problem: str) -> None:
         self.fault(where, "snapshot", problem)
+
+    def money_fault(self, where: Where, problem: str) -> None:
+        self.fault(where, "money", problem)
 
     # -- one event ------------------------------------------------------------------------
 
@@ -231,6 +238,7 @@ class Verifier:
         except Exception as error:  # a stored row that no longer decodes is itself a fault
             where = Where(notification.id, stream, version, type_name)
             self.fault(where, "decode", f"the stored event cannot be decoded ({error})")
+            self.moved.unreadable(stream)
             self.chains[stream] = (None, version + 1)
             self.last[stream] = self.head = where
             return
@@ -259,6 +267,7 @@ class Verifier:
         self.chains[where.stream] = (fields.get("hash"), where.version + 1)
 
     def facts(self, where: Where, stream: str, event: Any) -> None:
+        self.moved.event(where, stream, event)
         if isinstance(event, FundsTransferredBase):
             self.money(where, stream, event)
         elif isinstance(event, CARD_EVENTS):
@@ -302,6 +311,7 @@ class Verifier:
             return
         self.balances[event.from_account] -= amount
         self.balances[event.to_account] += amount
+        self.moved.transfer(where, event)
         if event.round_id and event.round_id not in self.named:
             self.named[event.round_id] = where
         for account in (event.from_account, event.to_account):
@@ -323,8 +333,10 @@ class Verifier:
             self.fault(where, "money", f"a transfer recorded in {own}'s stream misses it")
             return
         if own_account is accounts.player:
-            self.wallets[stream] += event.change(own)
-            if self.wallets[stream] < 0:
+            change = event.change(own)
+            self.wallets[stream] += change
+            # A debit overdraws; money paid into a wallet a credit table left short does not.
+            if change < 0 and self.wallets[stream] < 0:
                 self.overdrawn.append((where, event.round_id, self.wallets[stream]))
 
     def pool_opened(self, where: Where, stream: str, event: Any) -> None:
@@ -375,6 +387,7 @@ class Verifier:
                     f"{order[index]}",
                 )
         self.rounds()
+        self.moved.finish()
         self.stocks()
         for rid in sorted(self.ended.keys() | self.closed.keys()):
             ended = self.ended.get(rid) or self.closed[rid]

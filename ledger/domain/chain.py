@@ -5,8 +5,9 @@ one that others follow breaks the chain at exactly that event (see ``verify_chai
 Dropping a stream's last events (or a whole stream) leaves a shorter chain that still checks
 out: ``replay verify`` catches that by comparing streams with one another (a round the table
 closed must have ended, a round a transfer names must exist, an escrow must be empty, a
-snapshot must not be ahead of its stream) and, for the log's own end, against a checkpoint
-(``--expect-head POSITION:HASH``) kept from an earlier run."""
+round's transfers must be what its events say moved, a snapshot must not be ahead of its
+stream) and, for the log's own end, against a checkpoint (``--expect-head POSITION:HASH``)
+kept from an earlier run."""
 
 from __future__ import annotations
 

@@ -97,13 +97,10 @@ def peek(play: Play) -> None:
         bet = rnd.hands[hand_id]["insurance"]
         if bet:
             player = accounts.player(rnd.hands[hand_id]["player"])
-            if dealer_bj:
-                play.books.transfer(
-                    play.escrow, player, bet, INSURANCE_CLAUSE, "insurance returned"
-                )
-                play.books.transfer(house, player, 2 * bet, INSURANCE_CLAUSE, "insurance pays 2:1")
-            else:
-                play.books.transfer(play.escrow, house, bet, INSURANCE_CLAUSE, "insurance lost")
+            for payer, payee, amount, memo in insurance_legs(
+                bet, dealer_bj, play.escrow, player, house
+            ):
+                play.books.transfer(payer, payee, amount, INSURANCE_CLAUSE, memo)
             rnd.trigger_event(
                 Round.InsuranceSettled,
                 hand=hand_id,
@@ -127,6 +124,20 @@ def peek(play: Play) -> None:
         if is_natural(rnd.hands[hand_id]["cards"]):
             rnd.trigger_event(Round.NaturalDeclared, hand=hand_id, clause="CB-3")
             play.pay_hand(hand_id, ratio, "blackjack", clauses)
+
+
+def insurance_legs(
+    bet: int, dealer_natural: bool, escrow: str, player: str, house: str
+) -> list[tuple[str, str, int, str]]:
+    """The transfers (payer, payee, amount, memo) that settle an insurance bet of ``bet``:
+    returned with 2:1 when the dealer holds a natural, else lost. Shared with ``replay
+    verify``, which holds the recorded transfers to each ``InsuranceSettled``."""
+    if dealer_natural:
+        return [
+            (escrow, player, bet, "insurance returned"),
+            (house, player, 2 * bet, "insurance pays 2:1"),
+        ]
+    return [(escrow, house, bet, "insurance lost")]
 
 
 def must_stand(play: Play, hand: dict, total: int) -> str | None:

@@ -106,22 +106,11 @@ class Play:
         player = accounts.player(hand["player"])
         clause = clauses[0]
         memo = f"hand {hand_id} {outcome}"
-        from_cover = 0
-        if net >= 0:
-            self.books.transfer(self.escrow, player, held, clause, f"{memo}: stake released")
-            from_cover = min(net, self.rnd.bank_held)
-            self.books.transfer(
-                self.escrow, player, from_cover, clause, f"{memo}: won, from bank cover"
-            )
-            self.books.transfer(banker, player, net - from_cover, clause, f"{memo}: won")
-        else:
-            loss = -net
-            taken = min(loss, held)
-            self.books.transfer(self.escrow, banker, taken, clause, f"{memo}: stake lost")
-            self.books.transfer(self.escrow, player, held - taken, clause, f"{memo}: hold released")
-            self.books.transfer(
-                player, banker, loss - taken, clause, f"{memo}: lost beyond the hold"
-            )
+        from_cover = min(net, self.rnd.bank_held) if net >= 0 else 0
+        for payer, payee, amount, how in settlement_legs(
+            held, net, from_cover, self.escrow, player, banker
+        ):
+            self.books.transfer(payer, payee, amount, clause, f"{memo}: {how}")
         self.rnd.trigger_event(
             Round.HandSettled,
             hand=hand_id,
@@ -148,3 +137,24 @@ class Play:
 
     def dealer_total(self) -> int:
         return self.rnd.total(DEALER)
+
+
+def settlement_legs(
+    held: int, net: int, from_cover: int, escrow: str, player: str, banker: str
+) -> list[tuple[str, str, int, str]]:
+    """The transfers (payer, payee, amount, what) that settle one hand: its hold released,
+    and its net between player and banker (a win first from the bank's cover in escrow, a
+    loss first from the hold). Shared with ``replay verify``, which holds the transfers
+    recorded to what each ``HandSettled`` says."""
+    if net >= 0:
+        return [
+            (escrow, player, held, "stake released"),
+            (escrow, player, from_cover, "won, from bank cover"),
+            (banker, player, net - from_cover, "won"),
+        ]
+    taken = min(-net, held)
+    return [
+        (escrow, banker, taken, "stake lost"),
+        (escrow, player, held - taken, "hold released"),
+        (player, banker, -net - taken, "lost beyond the hold"),
+    ]

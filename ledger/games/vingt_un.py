@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from ledger import accounts
 from ledger.cards import is_natural, same_denomination
@@ -179,6 +180,8 @@ def dealer_divides(play: Play) -> tuple[str, str]:
             amount=extra,
             clause="VU-21",
             memo="the dealer divided his pair",
+            # Given, not left to the class default: the hash covers every field stored.
+            to_hand="",
         )
         play.cover_bank(hand["stake"], "VU-21")
     rnd.trigger_event(
@@ -211,42 +214,61 @@ def _versus(total: int, dealer: int, dealer_bust: bool) -> tuple[int, list[str],
 def settle(play: Play) -> None:
     rnd = play.rnd
     dealers = rnd.dealer_hand_ids()
-    tie_receipts = 0
-    for dealer_id in dealers:
-        if rnd.total(dealer_id) > 21:  # VU-27 (b), for each hand he over-drew
-            private.pay_to_pool(
-                play,
-                play.banker_account,
-                play.rules.pool_dealer_overdraw,
-                "VU-27",
-                "dealer over-drew",
-            )
-    for hand in rnd.live_hands():
-        total, mult, clauses = rnd.total(hand["id"]), 0, []
+    for _ in overdrawn_dealer_hands(rnd):  # VU-27 (b), for each hand he over-drew
+        private.pay_to_pool(
+            play,
+            play.banker_account,
+            play.rules.pool_dealer_overdraw,
+            "VU-27",
+            "dealer over-drew",
+        )
+    live = [hand["id"] for hand in rnd.live_hands()]
+    for hand_id in live:
+        total, mult, clauses = rnd.total(hand_id), 0, []
         for dealer_id in dealers:
-            dealer = rnd.total(dealer_id)
-            part, why, tie = _versus(total, dealer, dealer > 21)
+            part, why, _ = _versus(total, *_dealer(rnd, dealer_id))
             mult += part
             clauses += [c for c in why if c not in clauses]
-            tie_receipts += hand["stake"] if tie else 0
         if len(dealers) > 1:
             clauses.append("VU-21")
         outcome = "won" if mult > 0 else ("lost" if mult < 0 else "even")
-        play.pay_hand(hand["id"], mult, outcome, clauses, rnd.total(DEALER))
-    pay_tie_share(play, tie_receipts)
+        play.pay_hand(hand_id, mult, outcome, clauses, rnd.total(DEALER))
+    share, memo = tie_share(play.rules, tie_receipts(rnd, live))
+    private.pay_to_pool(play, play.banker_account, share, "VU-27", memo)
     flow.end_round(play, *passes_deal(play))
 
 
-def pay_tie_share(play: Play, tie_receipts: int) -> None:
+def _dealer(rnd: Round, dealer_id: str) -> tuple[int, bool]:
+    dealer = rnd.total(dealer_id)
+    return dealer, dealer > 21
+
+
+def overdrawn_dealer_hands(rnd: Round) -> list[str]:
+    """The dealer's hands over 21 once he has played: each pays the pool (VU-27 b)."""
+    return [h for h in rnd.dealer_hand_ids() if rnd.total(h) > 21]
+
+
+def tie_receipts(rnd: Round, hands: list[str]) -> int:
+    """What the dealer received on ties (VU-27 c) from ``hands``, the hands he settled with
+    at the end: a hand's stake for each of his hands it tied with."""
+    receipts = 0
+    for hand_id in hands:
+        total = rnd.total(hand_id)
+        for dealer_id in rnd.dealer_hand_ids():
+            if _versus(total, *_dealer(rnd, dealer_id))[2]:
+                receipts += rnd.hands[hand_id]["stake"]
+    return receipts
+
+
+def tie_share(rules: Any, tie_receipts: int) -> tuple[int, str]:
     """VU-27 (c): the dealer pays the pool a share of what he received on ties, rounded by
     the table's ``rounding`` like every fractional payout; the memo records the fraction and
     the rounding (as ``HandSettled.rounding`` does), enough to recompute it by hand."""
-    fraction = TIE_SHARE[play.rules.pool_tie_share]
+    fraction = TIE_SHARE[rules.pool_tie_share]
     raw = fraction * tie_receipts
-    share = play.rules.round_payout(raw)
-    rounding = "none" if raw.denominator == 1 else f"{play.rules.rounding}: {raw} -> {share}"
-    memo = f"share of receipts on ties: {fraction} of {tie_receipts}, rounding {rounding}"
-    private.pay_to_pool(play, play.banker_account, share, "VU-27", memo)
+    share = rules.round_payout(raw)
+    rounding = "none" if raw.denominator == 1 else f"{rules.rounding}: {raw} -> {share}"
+    return share, f"share of receipts on ties: {fraction} of {tie_receipts}, rounding {rounding}"
 
 
 def passes_deal(play: Play) -> tuple[bool, str]:

@@ -1,0 +1,338 @@
+"""``replay verify`` holds every round's transfers to the money its own events say moved.
+
+The hash chain is unkeyed: a forger who can write the store rewrites a wallet's stream with
+its hashes recomputed, or drops its last events, and every chain still checks out. Each such
+edit is named here without a checkpoint, in every family: the round, the account, what the
+events say and what the transfers moved, under the clause of the settlement."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import sqlite3
+from uuid import UUID
+
+import pytest
+from replay_history import FAMILIES, play_history
+
+from ledger import accounts
+from ledger.application import TwentyOneLedger
+from ledger.config import store_env as build
+from ledger.domain.chain import GENESIS, event_hash
+from ledger.domain.player import Player
+from ledger.domain.round import Round
+from ledger.domain.transfers import record_transfer
+from replay.__main__ import main
+from replay.verify import verify
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """Rounds of every family in a SQLite store, verified whole; each test edits a copy."""
+    path = tmp_path_factory.mktemp("money") / "played.sqlite3"
+    env = _env(path)
+    app = TwentyOneLedger(env=env)
+    try:
+        play_history(app, rounds=3)
+        report = verify(app)
+    finally:
+        app.close()
+    assert report.ok, report.text()
+    return path
+
+
+@pytest.fixture
+def store(played, tmp_path):
+    copy = tmp_path / "ledger.sqlite3"
+    shutil.copy(played, copy)
+    return _env(copy)
+
+
+def _env(path) -> dict:
+    env = dict(build("sqlite", sqlite_path=str(path), environ={}))
+    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+    return env
+
+
+def _verify(env: dict, **kwargs):
+    app = TwentyOneLedger(env=env)
+    try:
+        return verify(app, **kwargs)
+    finally:
+        app.close()
+
+
+def _a_punter(env: dict, family: str) -> tuple[str, list]:
+    """A player (not the banker) of the last round of ``family``, and his wallet's events."""
+    app = TwentyOneLedger(env=env)
+    try:
+        rounds = [
+            app.mapper.to_domain_event(n)
+            for n in app.recorder.select_notifications(start=1, limit=10**6)
+            if n.topic.endswith("Round.Started")
+        ]
+        last = [r for r in rounds if r.rules["family"] == family][-1]
+        player = str(last.seats[0][1])
+        return player, list(app.events.get(UUID(player)))
+    finally:
+        app.close()
+
+
+def _rewrite(env: dict, events: list) -> None:
+    """Store ``events`` as their stream, renumbered and every hash recomputed, as a forger
+    with write access to the store would: the chain holds."""
+    app = TwentyOneLedger(env=env)
+    try:
+        prev, stored = GENESIS, []
+        for version, event in enumerate(events, start=1):
+            event = dataclasses.replace(event, originator_version=version, prev_hash=prev)
+            event = dataclasses.replace(
+                event, hash=event_hash(type(event).__qualname__, dict(vars(event)))
+            )
+            prev = event.hash
+            stored.append(app.mapper.to_stored_event(event))
+    finally:
+        app.close()
+    with sqlite3.connect(env["SQLITE_DBNAME"]) as db:
+        for s in stored:
+            updated = db.execute(
+                "UPDATE stored_events SET state=? WHERE originator_id=? AND originator_version=?",
+                (s.state, s.originator_id.hex, s.originator_version),
+            ).rowcount
+            if not updated:
+                db.execute(
+                    "INSERT INTO stored_events (originator_id, originator_version, topic, state) "
+                    "VALUES (?, ?, ?, ?)",
+                    (s.originator_id.hex, s.originator_version, s.topic, s.state),
+                )
+
+
+def _money_faults(report) -> list[str]:
+    assert not [f for f in report.faults if f.check == "chain"], report.text()
+    return [f.problem for f in report.faults if f.check == "money"]
+
+
+def _last_transfer(events: list) -> Player.FundsTransferred:
+    last = events[-1]
+    assert isinstance(last, Player.FundsTransferred) and last.round_id, last
+    return last
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_players_deleted_last_transfer_is_named_without_a_checkpoint(store, family):
+    player, events = _a_punter(store, family)
+    last = _last_transfer(events)
+    with sqlite3.connect(store["SQLITE_DBNAME"]) as db:
+        db.execute(
+            "DELETE FROM stored_events WHERE originator_id=? AND originator_version=?",
+            (UUID(player).hex, last.originator_version),
+        )
+
+    report = _verify(store)
+
+    own = last.change(accounts.player(player))
+    assert (
+        f"round {last.round_id}: player:{player} under {last.clause}: the events say "
+    ) in "\n".join(_money_faults(report)), report.text()
+    named = next(p for p in _money_faults(report) if f"player:{player} under" in p)
+    said, moved = (int(x) for x in _amounts(named))
+    assert said - moved == own
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_an_altered_amount_with_its_chain_recomputed_is_named(store, family):
+    player, events = _a_punter(store, family)
+    last = _last_transfer(events)
+    altered = dataclasses.replace(last, amount=last.amount + 7)
+    _rewrite(store, [*events[:-1], altered])
+
+    report = _verify(store)
+
+    problems = _money_faults(report)
+    named = [p for p in problems if p.startswith(f"round {last.round_id}: player:{player} ")]
+    assert len(named) == 1, report.text()
+    said, moved = _amounts(named[0])
+    assert moved - said == last.change(accounts.player(player)) // last.amount * 7
+    assert f"under {last.clause}:" in named[0]
+    assert main(["verify"], env=store) == 1
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_forged_transfer_from_the_banker_with_its_chain_recomputed_is_named(store, family):
+    player, events = _a_punter(store, family)
+    last = _last_transfer(events)
+    app = TwentyOneLedger(env=store)
+    try:
+        rnd = app.get_round(last.round_id)
+        banker = (
+            accounts.house(rnd.table_id) if rnd.dealer == "house" else accounts.player(rnd.dealer)
+        )
+    finally:
+        app.close()
+    forged = dataclasses.replace(
+        last, from_account=banker, to_account=accounts.player(player), amount=250, memo="won"
+    )
+    _rewrite(store, [*events, forged])
+
+    report = _verify(store)
+
+    # Nothing else gives it away: the chains hold, the balances sum to zero, no escrow moved.
+    assert {f.check for f in report.faults} == {"money"}, report.text()
+    # Its round had ended with its books balanced: the forged transfer itself is named.
+    assert (report.first.stream, report.first.version) == (player, len(events) + 1)
+    assert report.first.problem == (
+        f"round {last.round_id} had ended with its books balanced; this transfer of 250 from "
+        f"{banker} to player:{player} ({last.clause}) names it after"
+    )
+
+
+def test_a_forged_transfer_in_a_round_in_play_is_named_by_account(memory_env):
+    app = TwentyOneLedger(env=memory_env)
+    try:
+        table = app.open_table("casino", {})["table_id"]
+        ann = app.register_player("Ann")["player_id"]
+        app.deposit(ann, 10_000)
+        app.seat_player(table, ann, 1)
+        app.fix_next_shoe(table, ["8H", "TS", "7C", "9D"] + ["2C"] * 10)  # no natural: in play
+        rid = app.start_round(table)["round_id"]
+        app.place_stake(rid, ann, 500)
+        assert not app.get_round(rid).ended
+        assert verify(app).ok
+        player = app.repository.get(UUID(ann))
+        house = accounts.house(table)
+        record_transfer(player, house, player.account, 250, "CB-8", "won", rid)
+        app.save(player)
+        report = verify(app)
+    finally:
+        app.close()
+    assert {f.check for f in report.faults} == {"money"}, report.text()
+    assert sorted(f.problem for f in report.faults) == [
+        f"round {rid}: {house} under CB-8: the events say +0, the transfers moved -250",
+        f"round {rid}: player:{ann} under CB-8: the events say +0, the transfers moved +250",
+    ]
+
+
+def _amounts(problem: str) -> tuple[int, int]:
+    said = problem.split("the events say ")[1].split(",")[0]
+    moved = problem.split("the transfers moved ")[1]
+    return int(said), int(moved)
+
+
+def test_a_casino_players_dropped_winnings_passed_before(store):
+    """The gap the checks had: a casino win's last leg (house to player) touches no escrow,
+    so dropping it left every balance summing to zero and every chain whole."""
+    player, events = _a_punter(store, "casino")
+    wins = [
+        e
+        for e in events
+        if isinstance(e, Player.FundsTransferred) and e.from_account.startswith("house:")
+    ]
+    assert wins, "no casino win to drop"
+    kept = [e for e in events if e is not wins[-1]]
+    _rewrite(store, kept)
+    with sqlite3.connect(store["SQLITE_DBNAME"]) as db:
+        db.execute(
+            "DELETE FROM stored_events WHERE originator_id=? AND originator_version>?",
+            (UUID(player).hex, len(kept)),
+        )
+
+    report = _verify(store)
+
+    assert {f.check for f in report.faults} == {"money"}, report.text()
+    assert report.first.problem == (
+        f"round {wins[-1].round_id}: player:{player} under {wins[-1].clause}: the events say "
+        f"{_said(store, wins[-1].round_id, player, wins[-1].clause):+d}, the transfers moved "
+        f"{_said(store, wins[-1].round_id, player, wins[-1].clause) - wins[-1].amount:+d}"
+    )
+    out_json = main(["verify", "--json"], env=store)
+    assert out_json == 1
+
+
+def _said(env: dict, rid: str, player: str, clause: str) -> int:
+    """What the round's settlements under ``clause`` gave the player (its events only)."""
+    app = TwentyOneLedger(env=env)
+    try:
+        events = list(app.events.get(UUID(rid)))
+    finally:
+        app.close()
+    held: dict[str, int] = {}
+    total = 0
+    for e in events:
+        if isinstance(e, Round.StakePlaced | Round.StakeRaised):
+            held[e.hand] = held.get(e.hand, 0) + e.held
+        if isinstance(e, Round.HandSettled) and e.player == player and e.clauses[0] == clause:
+            total += held.get(e.hand, 0) + e.amount
+    return total
+
+
+def test_a_deal_sales_dropped_payment_to_the_seller_is_named(tmp_path):
+    env = _env(tmp_path / "sale.sqlite3")
+    app = TwentyOneLedger(env=env)
+    try:
+        table = app.open_table("vingt-un", {"pool_ante": 5})["table_id"]
+        ann, bob = (app.register_player(n)["player_id"] for n in ("Ann", "Bob"))
+        for seat, pid in enumerate((ann, bob), start=1):
+            app.deposit(pid, 10_000)
+            app.seat_player(table, pid, seat)
+        app.choose_dealer(table, ann)
+        app.offer_deal(table, ann, bob, 300)
+        app.accept_deal(table, bob, 300)
+        assert verify(app).ok
+        seller = list(app.events.get(UUID(ann)))
+    finally:
+        app.close()
+    sold = seller[-1]
+    assert isinstance(sold, Player.FundsTransferred) and sold.clause == "VU-31"
+    with sqlite3.connect(env["SQLITE_DBNAME"]) as db:
+        db.execute(
+            "DELETE FROM stored_events WHERE originator_id=? AND originator_version=?",
+            (UUID(ann).hex, sold.originator_version),
+        )
+
+    report = _verify(env)
+
+    assert sorted(f.problem for f in report.faults) == [
+        f"table {table}'s deal sales (VU-31): deal-sale:{table} under VU-31: the events say +0, "
+        "the transfers moved +300",
+        f"table {table}'s deal sales (VU-31): player:{ann} under VU-31: the events say +300, "
+        "the transfers moved +0",
+    ]
+
+
+def test_a_forged_pool_payout_is_named(tmp_path):
+    env = _env(tmp_path / "pool.sqlite3")
+    app = TwentyOneLedger(env=env)
+    try:
+        table_id = app.open_table("vingt-un", {"pool_ante": 50})["table_id"]
+        ann, bob = (app.register_player(n)["player_id"] for n in ("Ann", "Bob"))
+        for seat, pid in enumerate((ann, bob), start=1):
+            app.deposit(pid, 10_000)
+            app.seat_player(table_id, pid, seat)
+        app.choose_dealer(table_id, ann)
+        app.start_round(table_id, actor=ann)  # Bob's ante: 50 in the pool
+        app.pay_from_pool(table_id, bob, 20, "a round of drinks")
+        assert verify(app).ok
+        table = app.repository.get(UUID(table_id))
+        payout = accounts.pool_payout(table_id)
+        record_transfer(table, table.pool_account, payout, 30, "VU-28", "pool payout: more")
+        player = app.repository.get(UUID(bob))
+        record_transfer(player, payout, player.account, 30, "VU-28", "pool payout: more")
+        app.save(table, player)
+        report = verify(app)
+    finally:
+        app.close()
+
+    assert [(f.stream, f.problem) for f in report.faults] == [
+        (
+            table_id,
+            f"table {table_id}'s pool payouts (VU-28): pool:{table_id} under VU-28: the events "
+            "say -20, the transfers moved -50",
+        ),
+        (
+            bob,
+            f"table {table_id}'s pool payouts (VU-28): player:{bob} under VU-28: the events say "
+            "+20, the transfers moved +50",
+        ),
+    ]
+    assert json.dumps(report.to_dict())
