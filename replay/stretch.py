@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from ledger.domain.chain import event_fields, event_hash, verify_chain
+from ledger.domain.chain import event_fields, hash_matches, verify_chain
 
 PAGE = 200  # events read back at a time
 
@@ -56,6 +56,6 @@ def verify_stretch(events: list[Any]) -> tuple[bool, str | None]:
     head = events[0]
     fields = event_fields(head)
     where = f"{head.originator_id} v{head.originator_version} {type(head).__qualname__}"
-    if event_hash(type(head).__qualname__, fields) != fields.get("hash"):
+    if not hash_matches(type(head).__qualname__, fields):
         return False, f"{where}: content does not match its hash"
     return verify_chain(events[1:], prev=fields.get("hash"), version=head.originator_version + 1)

@@ -31,7 +31,7 @@ from uuid import UUID
 
 from ledger import accounts
 from ledger.cards import packs_less, unshuffled
-from ledger.domain.chain import GENESIS, event_fields, event_hash
+from ledger.domain.chain import GENESIS, event_fields, hash_matches
 from ledger.domain.player import Player
 from ledger.domain.round import Round
 from ledger.domain.shoe import Shoe
@@ -262,7 +262,7 @@ class Verifier:
             self.fault(where, "chain", "prev_hash does not match the preceding event's hash")
         if "hash" not in fields:
             self.fault(where, "chain", "the event carries no hash")
-        elif event_hash(where.type, fields) != fields["hash"]:
+        elif not hash_matches(where.type, fields):
             self.fault(where, "chain", "content does not match its hash (the event was altered)")
         self.chains[where.stream] = (fields.get("hash"), where.version + 1)
 

@@ -5,7 +5,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from ledger.domain.chain import GENESIS, event_hash, verify_chain
+from ledger.domain.chain import (
+    GENESIS,
+    ChainedAggregate,
+    event_hash,
+    hash_matches,
+    verify_chain,
+)
 from ledger.domain.player import Player
 from ledger.domain.transfers import record_transfer
 
@@ -99,3 +105,68 @@ def test_an_event_keeps_a_timestamp_given_and_hashes_it_but_never_takes_the_chai
         with pytest.raises(TypeError, match=name):
             player.trigger_event(Player.FundsTransferred, **fields, **{name: value})
     assert player.pending_events[-1] is event, "a refused event is not recorded"
+
+
+class _Defaulted(ChainedAggregate):
+    """An aggregate whose events leave fields to their class defaults, as an old event
+    class's newer field does (``Round.HoldAdjusted.to_hand``)."""
+
+    class Opened(ChainedAggregate.Created):
+        name: str
+        note: str = "none"
+
+    class Noted(ChainedAggregate.Event):
+        text: str
+        to_hand: str = ""
+
+        def apply(self, aggregate):
+            aggregate.text = self.text
+
+
+def test_a_field_left_to_its_class_default_is_hashed_as_stored():
+    aggregate = _Defaulted._create(_Defaulted.Opened, name="t")
+    aggregate.trigger_event(_Defaulted.Noted, text="x")
+    events = list(aggregate.pending_events)
+
+    assert [vars(e).get("note", vars(e).get("to_hand")) for e in events] == ["none", ""]
+    assert verify_chain(events) == (True, None)
+
+
+def test_no_event_class_makes_a_default_by_factory():
+    """``_with_defaults`` copies plain defaults; a factory's value would be made anew each time."""
+    import ledger.application  # noqa: F401  (every aggregate class defined)
+
+    def classes(root):
+        for sub in root.__subclasses__():
+            yield sub
+            yield from classes(sub)
+
+    factories = [
+        (cls.__qualname__, f.name)
+        for cls in classes(ChainedAggregate.Event)
+        if dataclasses.is_dataclass(cls)
+        for f in dataclasses.fields(cls)
+        if f.default_factory is not dataclasses.MISSING
+    ]
+    assert len(list(classes(ChainedAggregate.Event))) > 20
+    assert factories == []
+
+
+def test_a_dealer_divisions_hold_hashed_without_its_default_to_hand_still_verifies():
+    """Stores written before ``_with_defaults`` hold such events: same fact, older hash."""
+    content = {
+        "hand": "h1",
+        "amount": 100,
+        "clause": "VU-21",
+        "memo": "the dealer divided his pair",
+        "originator_id": "2f1c0e4e-0000-4000-8000-000000000001",
+        "originator_version": 7,
+        "timestamp": datetime(2026, 11, 1, tzinfo=UTC),
+        "prev_hash": GENESIS,
+    }
+    stored = {**content, "to_hand": "", "hash": event_hash("Round.HoldAdjusted", content)}
+
+    assert hash_matches("Round.HoldAdjusted", stored)
+    assert not hash_matches("Round.HoldAdjusted", {**stored, "to_hand": "h2"})
+    assert not hash_matches("Round.HoldAdjusted", {**stored, "amount": 101})
+    assert not hash_matches("Round.StakePlaced", {**stored, "to_hand": ""})
