@@ -270,3 +270,61 @@ def test_the_round_audit_checks_the_chains_of_the_wallets_it_shows_and_names_the
     assert not chain["ok"]
     assert chain["fault"].startswith(f"the wallet stream {player}: ")
     assert f"v{version} Player.FundsTransferred: content does not match" in chain["fault"]
+
+
+def _forged_used_card_shoe(app: TwentyOneLedger, stock: list[str]):
+    from ledger.domain.shoe import Shoe
+    from ledger.shuffle import commitment, new_server_seed
+
+    table = app.open_table("casino", {})["table_id"]
+    seed = new_server_seed()
+    shoe = Shoe._create(
+        Shoe.Committed,
+        table_id=UUID(table),
+        nonce=1,
+        packs=1,
+        commitment=commitment(seed),
+        client_seed="c",
+        algorithm="hmac-sha256",
+        fixed=False,
+        clause="VU-29",
+        actor="forger",
+        stock=stock,
+    )
+    shoe.reveal(seed, [], 0, "forged")
+    app.save(shoe)
+    return shoe
+
+
+def test_a_revealed_shoe_of_used_cards_holding_a_card_no_pack_has_is_named(memory_env):
+    app = TwentyOneLedger(env=memory_env)
+    try:
+        shoe = _forged_used_card_shoe(app, ["AS", "AS", "KH"])
+        report = verify(app)
+    finally:
+        app.close()
+    assert (str(shoe.id), "shuffle", "the used cards hold a card the table's packs do not") in [
+        (f.stream, f.check, f.problem) for f in report.faults
+    ], report.text()
+
+
+def test_a_transfer_of_a_non_positive_or_non_integer_amount_is_named(memory_env):
+    from ledger.domain.transfers import record_transfer
+
+    app = TwentyOneLedger(env=memory_env)
+    try:
+        ann = app.register_player("Ann")["player_id"]
+        app.deposit(ann, 500)
+        player = app.get_player(ann)
+        # Forged behind the books' checks, as a store edited by hand would hold them.
+        record_transfer(player, player.account, "cashier", 0, "L-CASH-OUT", "forged")
+        record_transfer(player, player.account, "cashier", True, "L-CASH-OUT", "forged")
+        app.save(player)
+        report = verify(app)
+    finally:
+        app.close()
+    problems = [f.problem for f in report.faults if f.check == "money" and f.stream == ann]
+    assert problems == [
+        "a transfer of 0: amounts are positive integers",
+        "a transfer of True: amounts are positive integers",
+    ], report.text()
