@@ -10,10 +10,16 @@ play (the round that used it up is one of them), the seed would give away that r
 cards — to anyone, since the audit of an earlier round on the same shoe lists it. So a seed or
 fixed order is withheld from every caller but admins and auditors while any round that dealt
 from its shoe has not ended. A shoe belongs to one table, and a table has at most one round in
-play, so that round's shoes are the only ones withheld."""
+play, so that round's shoes are the only ones withheld.
+
+A burned card (casino: face down to the discard after each cut, SHUFFLE.md "Cutting and
+burning") follows its shoe's seed: hidden from the same callers until the seed may be shown to
+them (the shoe revealed, and not withheld as above), when the seed rebuilds it anyway. Until
+then it would tell a card that is no longer in the shoe."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
@@ -38,6 +44,29 @@ def withheld_shoes(app: Any, table: Any, viewer: Any) -> set[UUID]:
         if isinstance(shoe, UUID):
             shoes.add(shoe)
     return shoes
+
+
+def burns_shown(
+    app: Any,
+    rnd: Any,
+    viewer: Any,
+    burned: Iterable[str],
+    withheld: Iterable[UUID | str] | None = None,
+    revealed: Iterable[str] | None = None,
+) -> set[str]:
+    """Of the shoes ``burned`` from in ``rnd`` (ids), those whose burned cards ``viewer`` may
+    see: every one for an admin or auditor; for anyone else those revealed whose seed is not
+    withheld. ``withheld`` (``withheld_shoes``) and ``revealed`` (ids) spare reading again
+    what the caller has read already."""
+    burned = {str(s) for s in burned}
+    if sees_all(viewer) or not burned:
+        return burned
+    if revealed is None:
+        revealed = {s for s in burned if app.get_shoe(s).revealed}
+    shown = burned & {str(s) for s in revealed}
+    if shown and withheld is None:
+        withheld = withheld_shoes(app, app.get_table(str(rnd.table_id)), viewer)
+    return shown - {str(s) for s in withheld or ()}
 
 
 def mask_shoe_event(name: str, data: dict[str, Any]) -> dict[str, Any]:

@@ -13,10 +13,15 @@ is settled (a settlement is public): whether it stood, went over 21 (Очко wi
 ``punter_bust_pays: false`` settles a bust only against the banker), was stood for by the
 ledger at 21, or holds a natural, it reads ``"closed"``, and its ``HandStood``,
 ``HandOverdrawn`` and ``NaturalDeclared`` events read ``HandClosed`` ``{hand}``. Once it is
-settled they show again, still without the total, nor who stood (the ledger stands at 21)."""
+settled they show again, still without the total, nor who stood (the ledger stands at 21).
+
+A burned card (``CardBurned``, casino) goes face down to the discard: it reads ``"??"`` until
+its shoe's seed may be shown to the caller (``api.shoe_secrets.burns_shown``), when anyone
+can rebuild it from the seed anyway."""
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from typing import Any, Protocol
 
 from ledger.domain.chain import plain
@@ -36,6 +41,7 @@ CLOSED_EVENT = "HandClosed"
 # Fields of those events that still say too much once the hand is settled: its total, and
 # who stood (the ledger stands for a hand at 21).
 _SETTLED_HIDDEN = {"HandStood": ("total", "actor"), "HandOverdrawn": ("total",)}
+BURNED = "CardBurned"
 
 
 class Viewer(Protocol):
@@ -193,11 +199,19 @@ def event_record(event: Any, position: int | None = None) -> dict[str, Any]:
     }
 
 
-def event_views(rnd: Round, events: list[dict], viewer: Viewer) -> list[dict]:
+def burn_shoes(events: Iterable[dict]) -> set[str]:
+    """The shoes (ids) that cards were burned from in ``events``."""
+    return {str(e["data"]["shoe"]) for e in events if e["type"] == BURNED}
+
+
+def event_views(
+    rnd: Round, events: list[dict], viewer: Viewer, burns_shown: Collection[str] = ()
+) -> list[dict]:
     """Mask a round's events (plain dicts with ``type`` and ``data``, in stream order) for
     ``viewer``. A face-down card of someone else's hand is masked when dealt; the
     ``CardsShown`` event that turns it up carries the hand's cards then; totals of hands the
-    viewer cannot fully see are dropped."""
+    viewer cannot fully see are dropped. A burned card is masked unless its shoe is in
+    ``burns_shown`` (``api.shoe_secrets.burns_shown``: none unless told)."""
     if sees_all(viewer):
         return events
     tracker = _CardTracker()
@@ -211,6 +225,8 @@ def event_views(rnd: Round, events: list[dict], viewer: Viewer) -> list[dict]:
         hidden = hand is not None and not (known or _fully_up(rnd, hand))
         if name == "CardDealt" and not (data["face_up"] or known):
             data["card"] = HIDDEN
+        elif name == BURNED and str(data["shoe"]) not in burns_shown:
+            data["card"] = HIDDEN  # face down to the discard, for whoever asks
         elif name == "CardsShown":
             data["cards"] = list(tracker.cards.get(hand, []))
         elif name in _CLOSING and hidden:

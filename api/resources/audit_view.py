@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from api.resources.common import ledger, permit
-from api.shoe_secrets import mask_audited_shoe, withheld_shoes
-from api.visibility import HIDDEN, dealer_total_hidden, event_views, owns, sees_all
+from api.shoe_secrets import burns_shown, mask_audited_shoe, withheld_shoes
+from api.visibility import HIDDEN, burn_shoes, dealer_total_hidden, event_views, owns, sees_all
 from ledger import accounts
 from replay.audit import audit_of, read_round, summarize
 from replay.damage import reported
@@ -46,7 +46,9 @@ def player_audit(rnd: Any, report: dict, viewer: Any, withheld: set[str]) -> dic
     without their seeds and card checks (``api.shoe_secrets``)."""
     me = viewer.player_id
     records = [{**e, "data": dict(e["data"])} for e in report["events"]]
-    events = [summarize(e) for e in event_views(rnd, records, viewer)]
+    revealed = {s["shoe_id"] for s in report["shoes"] if s["revealed"]}
+    shown = burns_shown(None, rnd, viewer, burn_shoes(records), withheld, revealed)
+    events = [summarize(e) for e in event_views(rnd, records, viewer, shown)]
     masked = {e["version"] for e in events if e["data"].get("card") == HIDDEN}
     dealer_hands = []
     for hand in report["dealer_hands"]:

@@ -12,9 +12,9 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from api.shoe_secrets import mask_shoe_event, withheld_shoes
+from api.shoe_secrets import burns_shown, mask_shoe_event, withheld_shoes
 from api.table_members import TableMembers
-from api.visibility import CHAIN_FIELDS, event_record, event_views, sees_all
+from api.visibility import CHAIN_FIELDS, burn_shoes, event_record, event_views, sees_all
 from replay.event_rows import page_reader
 
 BATCH = 500
@@ -26,10 +26,19 @@ def log_head(app: Any) -> int:
     return app.recorder.max_notification_id() or 0
 
 
-def round_events(app: Any, rnd: Any, viewer: Any, positions: dict | None = None) -> list[dict]:
+def round_events(
+    app: Any,
+    rnd: Any,
+    viewer: Any,
+    positions: dict | None = None,
+    withheld: set[UUID] | None = None,
+) -> list[dict]:
+    """The round's events masked for ``viewer``; ``withheld``: the table's withheld shoes
+    (``api.shoe_secrets.withheld_shoes``) when the caller has them already."""
     positions = positions or {}
     records = [event_record(e, positions.get(e.originator_version)) for e in app.events.get(rnd.id)]
-    return event_views(rnd, records, viewer)
+    shown = burns_shown(app, rnd, viewer, burn_shoes(records), withheld)
+    return event_views(rnd, records, viewer, shown)
 
 
 def table_page(
@@ -84,7 +93,8 @@ def _masked(app: Any, table: Any, found: list, rounds: set[UUID], viewer: Any) -
         if rid in rounds:
             if rid not in views:
                 rnd = app.get_round(str(rid))
-                views[rid] = {e["version"]: e for e in round_events(app, rnd, viewer)}
+                masked = round_events(app, rnd, viewer, withheld=secret_shoes)
+                views[rid] = {e["version"]: e for e in masked}
             record = {**views[rid][event.originator_version], "position": pos}
         else:
             record = event_record(event, pos)
