@@ -1,4 +1,4 @@
-"""A player's stake before play: who may stake, and the table's limits."""
+"""Staking: a player's stake before play, who may place it, and the table's limits."""
 
 from __future__ import annotations
 
