@@ -8,7 +8,7 @@ from typing import Any
 from ledger.domain.round import Round
 from ledger.domain.table import Table
 from ledger.errors import NotPermitted, RuleViolation, WrongPhase
-from ledger.games import flow
+from ledger.games import opening
 from ledger.games.play import Play
 from ledger.shoes import RoundCards
 from ledger.unit_of_work import UnitOfWork
@@ -81,7 +81,7 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
     )
     if fresh:
         play.cards.burn(rnd, uow.shoe(table.shoe_id))
-    flow.begin(play)
+    opening.begin(play)
     return play
 
 

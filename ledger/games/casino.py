@@ -16,7 +16,7 @@ from ledger.errors import (
     RuleViolation,
     WrongPhase,
 )
-from ledger.games import flow
+from ledger.games import phases, turns
 from ledger.games.play import Play
 
 STAKE_CLAUSE = "CB-1"
@@ -51,7 +51,7 @@ def face_up(round_no: int, dealer: bool) -> bool:
 def after_deal(play: Play) -> None:
     up = play.rnd.dealer_hand["cards"][0]
     if play.rules.insurance and is_ace(up):
-        flow.enter(play, "insurance", INSURANCE_CLAUSE)
+        phases.enter(play, "insurance", INSURANCE_CLAUSE)
         return
     peek(play)
 
@@ -85,8 +85,8 @@ def insurance(play: Play, hand_id: str, player_id: str, amount: int) -> None:
     if all(h.get("insurance_decided") for h in rnd.hands.values()):
         peek(play)
         if not rnd.ended:
-            flow.enter(play, "play", PLAY_CLAUSE)
-            flow.continue_play(play)
+            phases.enter(play, "play", PLAY_CLAUSE)
+            turns.continue_play(play)
 
 
 def peek(play: Play) -> None:
@@ -116,7 +116,7 @@ def peek(play: Play) -> None:
                 play.pay_hand(hand_id, 0, "stand-off", ["CB-6"], 21)
             else:
                 play.pay_hand(hand_id, -1, "lost", ["CB-5"], 21)
-        flow.end_round(play, False, "CB-5")
+        phases.end_round(play, False, "CB-5")
         return
     ratio = play.rules.blackjack_ratio
     clauses = ["CB-4"] + ([SIX_FIVE_CLAUSE] if ratio != Fraction(3, 2) else [])
@@ -216,7 +216,7 @@ def check_double_down(play: Play, hand: dict) -> None:
 
 
 def surrender(play: Play, hand_id: str, player_id: str) -> None:
-    hand = flow.check_turn(play, hand_id, player_id, SURRENDER_CLAUSE)
+    hand = turns.check_turn(play, hand_id, player_id, SURRENDER_CLAUSE)
     if not play.rules.late_surrender:
         raise RuleViolation("this table does not offer surrender", SURRENDER_CLAUSE)
     if len(hand["cards"]) != 2 or hand["split_from"]:
@@ -227,7 +227,7 @@ def surrender(play: Play, hand_id: str, player_id: str) -> None:
         Round.Surrendered, hand=hand_id, clause=SURRENDER_CLAUSE, actor=play.actor
     )
     play.pay_hand(hand_id, Fraction(-1, 2), "surrendered", [SURRENDER_CLAUSE])
-    flow.continue_play(play)
+    turns.continue_play(play)
 
 
 def dealer_should_hit(play: Play) -> bool:
@@ -278,7 +278,7 @@ def settle(play: Play) -> None:
             play.pay_hand(hand["id"], 0, "push", ["CB-8"], dealer)
         else:
             play.pay_hand(hand["id"], -1, "lost", ["CB-8"], dealer)
-    flow.end_round(play, False, "CB-9")
+    phases.end_round(play, False, "CB-9")
 
 
 def passes_deal(play: Play) -> tuple[bool, str]:

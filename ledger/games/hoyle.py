@@ -7,7 +7,7 @@ from fractions import Fraction
 from ledger.cards import is_natural
 from ledger.domain.round import DEALER, NATURAL, Round
 from ledger.errors import RuleViolation
-from ledger.games import flow, private
+from ledger.games import dealer_play, phases, private
 from ledger.games.play import Play
 from ledger.games.private import (  # noqa: F401 - hooks this book shares
     begin,
@@ -37,7 +37,7 @@ def after_deal(play: Play) -> None:
             else:
                 play.pay_hand(hand_id, -2, "dealer natural", ["H13-5"], 21)
         passes, clause = passes_deal(play)
-        flow.end_round(play, passes, clause if passes else "H13-5")
+        phases.end_round(play, passes, clause if passes else "H13-5")
         return
     naturals = [h for h in rnd.order if is_natural(rnd.hands[h]["cards"])]
     if naturals and play.rules.natural_takes_table:
@@ -104,7 +104,7 @@ def after_split(play: Play, hand_id: str, new_id: str) -> None:
 
 
 def dealer_turn(play: Play) -> None:
-    flow.enter_dealer_phase(play, "H13-8")
+    dealer_play.enter_dealer_phase(play, "H13-8")
 
 
 def check_dealer_draw(play: Play) -> None:
@@ -130,7 +130,7 @@ def settle(play: Play) -> None:
             play.pay_hand(hand["id"], 0, "stand-off", ["H13-10"], dealer)
         else:
             play.pay_hand(hand["id"], -1, "lost", ["H13-10"], dealer)
-    flow.end_round(play, *passes_deal(play))
+    phases.end_round(play, *passes_deal(play))
 
 
 def passes_deal(play: Play) -> tuple[bool, str]:

@@ -15,7 +15,7 @@ from ledger.errors import (
     RuleViolation,
     WrongPhase,
 )
-from ledger.games import flow, private
+from ledger.games import dealer_play, moves, private, turns
 from ledger.games.play import Play
 
 
@@ -54,7 +54,7 @@ def serve_two(play: Play, hand_id: str) -> tuple[str, list[str]]:
     ("dealer" names the dealer; a divided hand may be named, VU-21), and then his play goes
     on as after any draw of his. Returns the hand served and the two cards."""
     _require_vingt_un(play, "VU-23")
-    flow.require_dealer(play, "VU-23")
+    dealer_play.require_dealer(play, "VU-23")
     rnd = play.rnd
     if is_dealer_hand(hand_id):
         if rnd.phase != "dealer":
@@ -69,7 +69,7 @@ def serve_two(play: Play, hand_id: str) -> tuple[str, list[str]]:
         hand_id = in_turn
     elif rnd.phase != "play" or rnd.current_turn() != hand_id:
         raise WrongPhase("two cards at once can only be given to the player being served", "VU-23")
-    elif flow.awaits_stand(play, _open_hand(play, hand_id, "VU-23")):
+    elif turns.awaits_stand(play, _open_hand(play, hand_id, "VU-23")):
         # holder_ends_turn: his turn is over, so nobody is serving him, and two cards forced
         # on him (he must keep one, VU-23) would undo his 21. This refusal does tell the
         # dealer that the turn is over: the one thing the option cannot hide from him.
@@ -82,7 +82,7 @@ def serve_two(play: Play, hand_id: str) -> tuple[str, list[str]]:
     cards = [play.deal(hand_id, face_up=True, drawn=True, clause="VU-23") for _ in range(2)]
     _record(play, "two_cards", rnd.dealer, hand_id, "VU-23", f"gave {' '.join(cards)} at once")
     if is_dealer_hand(hand_id):
-        flow.after_dealer_card(play, hand_id)  # he keeps both, over-draw or not
+        dealer_play.after_dealer_card(play, hand_id)  # he keeps both, over-draw or not
     return hand_id, cards
 
 
@@ -91,8 +91,8 @@ def take_both(play: Play, hand_id: str, player_id: str) -> None:
     play.rnd.trigger_event(
         Round.TwoCardsResolved, hand=hand_id, rejected="", clause="VU-23", actor=play.actor
     )
-    flow.after_card(play, hand_id)
-    flow.continue_play(play)
+    moves.after_card(play, hand_id)
+    turns.continue_play(play)
 
 
 def reject(play: Play, hand_id: str, player_id: str, card: str) -> None:
@@ -104,8 +104,8 @@ def reject(play: Play, hand_id: str, player_id: str, card: str) -> None:
     play.rnd.trigger_event(
         Round.TwoCardsResolved, hand=hand_id, rejected=card, clause="VU-23", actor=play.actor
     )
-    flow.after_card(play, hand_id)
-    flow.continue_play(play)
+    moves.after_card(play, hand_id)
+    turns.continue_play(play)
 
 
 def _pending(play: Play, hand_id: str, player_id: str) -> dict:
@@ -122,7 +122,7 @@ def serve_out_of_order(play: Play, hand_id: str) -> str:
     """VU-24: the dealer serves a player out of turn; those he missed may be served later
     or throw up their cards."""
     _require_vingt_un(play, "VU-24")
-    flow.require_dealer(play, "VU-24")
+    dealer_play.require_dealer(play, "VU-24")
     rnd = play.rnd
     if rnd.phase != "play":
         raise WrongPhase("drawing happens in the play phase", "VU-24")
@@ -131,8 +131,8 @@ def serve_out_of_order(play: Play, hand_id: str) -> str:
     _open_hand(play, hand_id, "VU-24")
     card = play.deal(hand_id, face_up=True, drawn=True, clause="VU-24")
     _record(play, "out_of_order", rnd.dealer, hand_id, "VU-24", f"served {hand_id} out of turn")
-    flow.after_card(play, hand_id)
-    flow.continue_play(play)
+    moves.after_card(play, hand_id)
+    turns.continue_play(play)
     return card
 
 
@@ -143,21 +143,21 @@ def throw_up(play: Play, hand_id: str, player_id: str) -> None:
     hand = _open_hand(play, hand_id, "VU-24")
     if is_dealer_hand(hand_id) or hand["player"] != player_id:
         raise NotPermitted(f"hand {hand_id} belongs to another player", "VU-24")
-    flow.refuse_unless_standing(play, hand)  # holder_ends_turn: his turn is over already
+    turns.refuse_unless_standing(play, hand)  # holder_ends_turn: his turn is over already
     served = [rnd.order.index(h) for h in rnd.out_of_order_served]
     missed = bool(served) and rnd.order.index(hand_id) < max(served)
     if not missed:
         raise RuleViolation("only a player the dealer passed over may throw up his cards", "VU-24")
     _record(play, "throw_up", "", hand_id, "VU-24", "missed by the dealer, threw up his cards")
     play.pay_hand(hand_id, 0, "thrown up", ["VU-24"])
-    flow.continue_play(play)
+    turns.continue_play(play)
 
 
 def false_division(play: Play, hand_id: str) -> None:
     """VU-25: a player drew separately on two cards that do not pair: he pays the dealer on
     each hand and forfeits what he would have won."""
     _require_vingt_un(play, "VU-25")
-    flow.require_dealer(play, "VU-25")
+    dealer_play.require_dealer(play, "VU-25")
     rnd = play.rnd
     if rnd.phase != "play":
         raise WrongPhase(
@@ -181,4 +181,4 @@ def false_division(play: Play, hand_id: str) -> None:
         play, "false_division", hand["player"], hand_id, "VU-25", "drew separately on a non-pair"
     )
     play.pay_hand(hand_id, -2, "false division", ["VU-25"])
-    flow.continue_play(play)
+    turns.continue_play(play)

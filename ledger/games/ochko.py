@@ -12,7 +12,7 @@ from ledger.errors import (
     RuleViolation,
     WrongPhase,
 )
-from ledger.games import flow, private
+from ledger.games import dealer_play, phases, private, turns
 from ledger.games.play import Play
 from ledger.games.private import (  # noqa: F401 - hooks this book shares
     begin,
@@ -40,7 +40,7 @@ def after_deal(play: Play) -> None:
                 play.pay_hand(hand_id, 0, "natural stand-off", ["OC-4"], 21)
             else:
                 play.pay_hand(hand_id, -1, "banker's 21", ["OC-4"], 21)
-        flow.end_round(play, False, "OC-4")
+        phases.end_round(play, False, "OC-4")
         return
     for hand_id in list(rnd.order):
         if is_natural(rnd.hands[hand_id]["cards"]):
@@ -88,7 +88,7 @@ def check_ace_choice(play: Play, hand_id: str, index: int, value: int, player_id
         raise InvalidCommand(f"an ace counts 1 or 11, not {value}", "OC-7")
     hand = rnd.hand(hand_id)
     if hand_id == DEALER:
-        flow.require_dealer(play, "OC-7")
+        dealer_play.require_dealer(play, "OC-7")
         if rnd.phase != "dealer":
             raise WrongPhase("the banker values his aces on his own turn", "OC-7")
     else:
@@ -101,13 +101,13 @@ def check_ace_choice(play: Play, hand_id: str, index: int, value: int, player_id
     if hand_id != DEALER:
         # holder_ends_turn: valued afresh, an ace could take back the 21 or the over-draw
         # that ended the turn, which without the option has passed already.
-        flow.refuse_unless_standing(play, hand)
+        turns.refuse_unless_standing(play, hand)
     if not 0 <= index < len(hand["cards"]) or not is_ace(hand["cards"][index]):
         raise InvalidCommand(f"card {index} of hand {hand_id} is not an ace", "OC-7")
 
 
 def dealer_turn(play: Play) -> None:
-    flow.enter_dealer_phase(play, "OC-6")
+    dealer_play.enter_dealer_phase(play, "OC-6")
 
 
 def check_dealer_draw(play: Play) -> None:
@@ -140,7 +140,7 @@ def settle(play: Play) -> None:
             play.pay_hand(hand["id"], 0, "stand-off", ["OC-8"], banker)
         else:
             play.pay_hand(hand["id"], -1, "lost", ["OC-8"], banker)
-    flow.end_round(play, False, "OC-8")
+    phases.end_round(play, False, "OC-8")
 
 
 def passes_deal(play: Play) -> tuple[bool, str]:

@@ -9,7 +9,7 @@ from ledger import accounts
 from ledger.cards import same_denomination
 from ledger.domain.round import DEALER, Round
 from ledger.errors import NotAPair, RuleViolation
-from ledger.games import flow
+from ledger.games import staking
 from ledger.games.play import Play
 
 # Hooks of the flow that Hoyle and Очко answer alike.
@@ -78,7 +78,7 @@ def check_pair(
         )
     if amount is None:
         amount = default(play, hand) if default else hand["stake"]
-    flow.check_limits(play, amount, clause)
+    staking.check_limits(play, amount, clause)
     return amount
 
 

@@ -9,7 +9,7 @@ from ledger import accounts
 from ledger.cards import is_natural, same_denomination
 from ledger.domain.round import DEALER, DEALER_HANDS, NATURAL, Round
 from ledger.errors import NotAPair, RuleViolation, StakeOutOfLimits, WrongPhase
-from ledger.games import flow, private
+from ledger.games import dealer_play, phases, private
 from ledger.games.play import Play
 
 STAKE_CLAUSE = "VU-5"
@@ -51,7 +51,7 @@ def after_deal(play: Play) -> None:
                 play.pay_hand(hand_id, 0, "natural stand-off", ["VU-9"], 21)
             else:
                 play.pay_hand(hand_id, -2, "dealer natural", ["VU-8"], 21)
-        flow.end_round(play, False, "VU-8")
+        phases.end_round(play, False, "VU-8")
         return
     naturals = [h for h in rnd.order if is_natural(rnd.hands[h]["cards"])]
     for hand_id in naturals:
@@ -131,7 +131,7 @@ def after_split(play: Play, hand_id: str, new_id: str) -> None:
 
 
 def dealer_turn(play: Play) -> None:
-    flow.enter_dealer_phase(play, "VU-13")
+    dealer_play.enter_dealer_phase(play, "VU-13")
 
 
 def check_dealer_draw(play: Play) -> None:
@@ -153,7 +153,7 @@ def dealer_divides(play: Play) -> tuple[str, str]:
     rnd = play.rnd
     if rnd.phase != "dealer":
         raise WrongPhase("the dealer divides his pair on his own turn", "VU-21")
-    flow.require_dealer(play, "VU-21")
+    dealer_play.require_dealer(play, "VU-21")
     hand_id = rnd.dealer_in_turn()
     cards = rnd.rules_hand(hand_id)["cards"]
     if rnd.rules_hand(hand_id)["draws"] or len(cards) != 2:
@@ -235,7 +235,7 @@ def settle(play: Play) -> None:
         play.pay_hand(hand_id, mult, outcome, clauses, rnd.total(DEALER))
     share, memo = tie_share(play.rules, tie_receipts(rnd, live))
     private.pay_to_pool(play, play.banker_account, share, "VU-27", memo)
-    flow.end_round(play, *passes_deal(play))
+    phases.end_round(play, *passes_deal(play))
 
 
 def _dealer(rnd: Round, dealer_id: str) -> tuple[int, bool]:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ledger.errors import InvalidCommand, RuleViolation
-from ledger.games import casino, flow, vingt_un
+from ledger.games import casino, dealer_play, families, moves, opening, vingt_un
 from ledger.games import irregularities as vu
 from ledger.games.play import Play
 from ledger.use_cases.inputs import positive_amount
@@ -49,24 +49,24 @@ def apply_action(
 ) -> dict:
     """Apply one named action (not an irregularity: see ``IRREGULAR``) to the round."""
     if action == "hit":
-        return {"hand": hand, "card": flow.hit(play, hand, actor)}
+        return {"hand": hand, "card": moves.hit(play, hand, actor)}
     if action == "stand":
-        flow.stand(play, hand, actor)
+        moves.stand(play, hand, actor)
         return {"hand": hand}
     if action == "split":
         if amount is not None:
             amount = positive_amount(amount, "a split stake")
-        return {"hand": hand, "new_hand": flow.split(play, hand, actor, amount)}
+        return {"hand": hand, "new_hand": moves.split(play, hand, actor, amount)}
     if action == "double_down":
-        return {"hand": hand, "card": flow.double_down(play, hand, actor)}
+        return {"hand": hand, "card": moves.double_down(play, hand, actor)}
     if action == "surrender":
         if play.family != "casino":
-            raise RuleViolation(f"{play.family} has no surrender", flow.book(play).PLAY_CLAUSE)
+            raise RuleViolation(f"{play.family} has no surrender", families.book(play).PLAY_CLAUSE)
         casino.surrender(play, hand, actor)
         return {"hand": hand}
     if action == "insurance":
         if play.family != "casino":
-            raise RuleViolation(f"{play.family} has no insurance", flow.book(play).PLAY_CLAUSE)
+            raise RuleViolation(f"{play.family} has no insurance", families.book(play).PLAY_CLAUSE)
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise InvalidCommand("insurance needs an amount (0 declines)")
         casino.insurance(play, hand, actor, amount)
@@ -75,14 +75,14 @@ def apply_action(
         for name, v in (("index", index), ("value", value)):
             if isinstance(v, bool) or not isinstance(v, int):
                 raise InvalidCommand(f"ace_value needs an integer {name}")
-        flow.choose_ace(play, hand or "dealer", index, value, actor)
+        moves.choose_ace(play, hand or "dealer", index, value, actor)
         return {"hand": hand or "dealer"}
     if action == "dealer_double":
         if play.family != "vingt-un":
             raise RuleViolation("only the Vingt-un dealer calls 'double'", "VU-6")
         if not isinstance(called, bool):
             raise InvalidCommand("dealer_double needs called: true or false")
-        flow.dealer_double(play, called)
+        opening.dealer_double(play, called)
         return {"called": called}
     if action == "dealer_split":
         if play.family != "vingt-un":
@@ -91,10 +91,10 @@ def apply_action(
     if action == "dealer_draw":
         if play.rules.house_banked:
             raise RuleViolation("the casino dealer's play is automatic", "CB-9")
-        return {"card": flow.dealer_draw(play)}
+        return {"card": dealer_play.dealer_draw(play)}
     if play.rules.house_banked:
         raise RuleViolation("the casino dealer's play is automatic", "CB-9")
-    flow.dealer_stand(play)
+    dealer_play.dealer_stand(play)
     return {}
 
 

@@ -11,7 +11,7 @@ from uuid import UUID
 from ledger import round_start
 from ledger.domain.round import Round
 from ledger.errors import InvalidCommand, NotPermitted, WrongPhase
-from ledger.games import flow
+from ledger.games import moves, staking, turns
 from ledger.games.books import Books
 from ledger.games.play import Play
 from ledger.rules import RuleSet, rules_from_record
@@ -78,14 +78,14 @@ class Rounds:
             for hand_id in list(rnd.order):
                 player = rnd.hands[hand_id]["player"]
                 play.actor = player
-                flow.place_stake(play, player, positive_amount(stakes[player], "a stake"))
+                staking.place_stake(play, player, positive_amount(stakes[player], "a stake"))
             while not rnd.ended:
                 turn = rnd.current_turn() if rnd.phase == "play" else None
-                if turn is not None and flow.awaits_stand(play, rnd.hands[turn]):
+                if turn is not None and turns.awaits_stand(play, rnd.hands[turn]):
                     # holder_ends_turn: stand is the one move left, and within one write
                     # nobody sees when it was made: stand for him, as his own command would.
                     play.actor = rnd.hands[turn]["player"]
-                    flow.stand(play, turn, play.actor)
+                    moves.stand(play, turn, play.actor)
                     continue
                 step = dict(decide(rnd, turn))
                 action = step.pop("action")
@@ -130,7 +130,7 @@ class Rounds:
 
         def body(uow: UnitOfWork) -> dict:
             play = self._play(uow, round_id, actor)
-            hand = flow.place_stake(play, str(player_id), amount)
+            hand = staking.place_stake(play, str(player_id), amount)
             if with_round:
                 self._keep_round(uow, play.rnd, saved)
             return self._after(uow, play, {"hand": hand})

@@ -1,0 +1,16 @@
+"""A round's phases: entering the next one, and the round's end."""
+
+from __future__ import annotations
+
+from ledger.domain.round import Round
+from ledger.games.play import Play
+
+
+def enter(play: Play, phase: str, clause: str) -> None:
+    if play.rnd.phase != phase:
+        play.rnd.trigger_event(Round.PhaseEntered, phase=phase, clause=clause)
+
+
+def end_round(play: Play, passes: bool, clause: str) -> None:
+    play.release_bank_cover(clause)
+    play.rnd.trigger_event(Round.Ended, passes_deal=passes, clause=clause)
