@@ -69,6 +69,9 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
         shoe_next=table.shoe_next,
         actor=actor,
         clause=clause,
+        # Counted by the table since the dealer was chosen or the deal passed (a sale
+        # continues the deal: ledger.games.vingt_un.begin).
+        round_of_deal=table.rounds_this_deal + 1,
     )
     uow.add(rnd)
     table.trigger_event(Table.RoundOpened, round_id=rnd.id, number=rnd.number)

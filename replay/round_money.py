@@ -5,9 +5,10 @@ it: a stake held (``StakePlaced``: stakes and splits; ``StakeRaised``: doubles),
 cover held and released (``BankCovered``), a hold grown by the dealer's division (VU-21) or
 paid to another player's hand (VU-10: ``HoldAdjusted``), insurance taken and settled, each
 hand's settlement (``HandSettled``: its net, what came from the bank's cover; a surrender's
-refund is its net too), a Vingt-un ante for each hand opened (VU-27 a), a penalty (VU-26)
-and, once the dealer has played, what he pays the pool for each hand he over-drew and out of
-his receipts on ties (VU-27 b, c). The transfers themselves are recorded elsewhere, mostly
+refund is its net too), a Vingt-un ante for each hand opened in a round that takes one
+(every round, or a deal's first: VU-27 a, ``Round.Started.round_of_deal``), a penalty
+(VU-26) and, once the dealer has played, what he pays the pool for each hand he over-drew and
+out of his receipts on ties (VU-27 b, c). The transfers themselves are recorded elsewhere, mostly
 in the wallets' streams and the table's, which one edit can rewrite whole, hash chain and
 all; ``replay.verify_money`` holds them to what is derived here.
 
@@ -66,7 +67,9 @@ class RoundMoney:
     # -- one kind of event each ------------------------------------------------------------
 
     def hand_opened(self, e: Any) -> list[Leg]:
-        ante = getattr(self.rules, "pool_ante", 0)
+        # The round of its deal is the Started event's own fact, not the table's count.
+        due = getattr(self.rules, "ante_due", None)
+        ante = due(self.round.round_of_deal) if due else 0
         return [(accounts.player(e.player), self.pool, ante, ANTE_CLAUSE)] if ante else []
 
     def stake_placed(self, e: Any) -> list[Leg]:

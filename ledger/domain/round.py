@@ -72,9 +72,15 @@ class Round(ChainedAggregate):
         shoe_next: int
         actor: str
         clause: str
+        # Which round of its deal this is (VU-29..31: a dealer's spell, from his choosing or
+        # the deal passing to him; a sale does not start one): 1 for the deal's first, the
+        # round a Vingt-un table with ``ante_each`` "deal" takes the ante in (VU-27 a). 0 on
+        # rounds recorded before the ledger counted them, which all took the ante.
+        round_of_deal: int = 0
 
         def apply(self, rnd: Round) -> None:
             rnd.table_id = self.table_id
+            rnd.round_of_deal = self.round_of_deal
             rnd.number = self.number
             rnd.rules_record = self.rules
             rnd.dealer = self.dealer

@@ -24,9 +24,17 @@ TIE_SHARE = {"0": Fraction(0), "1/4": Fraction(1, 4), "1/3": Fraction(1, 3)}
 
 
 def begin(play: Play) -> None:
-    for hand_id in play.rnd.order:  # VU-27 (a): the ante at the start of each deal
+    """VU-27 (a): each player seated for the round pays the ante "at the commencement of
+    each deal": every round, or with ``ante_each`` "deal" the first round of a dealer's deal
+    (``Round.Started.round_of_deal``), after he is chosen (VU-2) or the deal passes to him
+    (VU-29, VU-30). A sale (VU-31) starts no deal: the seller parts with "his turn at
+    dealing", and "the buyer has to deal the cards", the same turn, still counted from the
+    proper dealer's seat, and "when the buyer loses his turn, the deal reverts" as that
+    turn's end; so rounds the buyer deals continue the deal the seller was given."""
+    ante = play.rules.ante_due(play.rnd.round_of_deal)
+    for hand_id in play.rnd.order:
         player = play.rnd.hands[hand_id]["player"]
-        private.pay_to_pool(play, accounts.player(player), play.rules.pool_ante, "VU-27", "ante")
+        private.pay_to_pool(play, accounts.player(player), ante, "VU-27", "ante")
 
 
 def stakes_after_first_card(play: Play) -> bool:

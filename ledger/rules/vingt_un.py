@@ -11,6 +11,10 @@ from ledger.rules.base import RuleSet, choice
 DEALER_CHOICE = ("seat", "named", "cut")  # VU-2
 DEAL_LIMITS = ("natural", "hands", "pack_twice", "two_packs")  # VU-29
 TIE_SHARES = ("0", "1/4", "1/3")  # VU-27 (c)
+# VU-27 (a): "at the commencement of each deal". The book also says "the deal" for a dealer's
+# whole spell (VU-29..31), so a table chooses: every round (the ledger's first reading, kept
+# as the default so tables recorded before the option replay unchanged), or a deal's first.
+ANTE_EACH = ("round", "deal")
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,7 @@ class VingtUnRules(RuleSet):
     deal_limit: str = "natural"  # VU-29
     deal_hands: int = 0  # VU-29, with deal_limit "hands"
     pool_ante: int = 0  # VU-27 (a)
+    ante_each: str = "round"  # VU-27 (a): when the ante is due (ANTE_EACH)
     pool_dealer_overdraw: int = 0  # VU-27 (b)
     pool_tie_share: str = "0"  # VU-27 (c)
     penalty_amount: int = 0  # VU-26
@@ -37,6 +42,7 @@ class VingtUnRules(RuleSet):
         choice("dealer_choice", self.dealer_choice, DEALER_CHOICE)
         choice("deal_limit", self.deal_limit, DEAL_LIMITS)
         choice("pool_tie_share", self.pool_tie_share, TIE_SHARES)
+        choice("ante_each", self.ante_each, ANTE_EACH)
         if self.deal_limit == "hands" and self.deal_hands < 1:
             raise InvalidRules(
                 "deal_limit 'hands' needs deal_hands >= 1 (VU-29)", option="deal_hands"
@@ -57,6 +63,14 @@ class VingtUnRules(RuleSet):
             or self.pool_tie_share != "0"
             or self.penalty_amount
         )
+
+    def ante_due(self, round_of_deal: int) -> int:
+        """The ante each player seated for a round pays (VU-27 a), the round being
+        ``round_of_deal`` of its deal (1: the deal's first; 0: not recorded, a round from
+        before the ledger counted them, which paid as every round then did)."""
+        if self.ante_each == "deal" and round_of_deal > 1:
+            return 0
+        return self.pool_ante
 
     def hold_multiple(self, others: int) -> int:
         # The VU-10 variation: every other hand's natural collects one stake from this one,

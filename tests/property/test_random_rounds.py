@@ -14,7 +14,8 @@ that must be refused. Checked:
   application serves are still what their stored events say;
 - after every round: every hand is settled, for the amount RULES.md gives (``book_result``, an
   oracle written from the digest); each player's change of balance is the sum of his hands'
-  results (less the Vingt-un ante), the banker's is the rest; the repository rebuilds the round
+  results (less the Vingt-un ante, in a round that takes one: the harness counts the rounds of
+  each deal itself), the banker's is the rest; the repository rebuilds the round
   from the store; its chain verifies;
 - at the end of each example: ``fold_balances`` agrees with the running fold (and a Vingt-un
   table's pool with it); tables and wallets rebuild from the store (snapshots included);
@@ -121,6 +122,7 @@ def vingt_un_options(draw: Any) -> dict[str, Any]:
         "natural_passes_deal": draw(st.booleans()),
         "deal_limit": draw(st.sampled_from(["natural", "hands", "pack_twice", "two_packs"])),
         "pool_ante": draw(st.sampled_from([0, 0, 5, 25])),
+        "ante_each": draw(st.sampled_from(["round", "deal"])),
         "pool_dealer_overdraw": draw(st.sampled_from([0, 0, 50])),
         "pool_tie_share": draw(st.sampled_from(["0", "1/4", "1/3"])),
         "holder_ends_turn": draw(st.booleans()),
@@ -237,6 +239,10 @@ class Harness:
         self.topups: Counter[str] = Counter()
         self.table: str | None = None
         self.players: list[str] = []
+        # The harness's own count of the rounds of the deal (VU-27 a): a new dealer starts
+        # one, since every passing of the deal changes the dealer and nothing here sells it.
+        self.last_dealer: str | None = None
+        self.round_of_deal = 0
 
         app = self.app
         self.rules = rules_for(family, options)
@@ -638,7 +644,13 @@ class Harness:
         def delta(account: str) -> int:
             return self.balances.get(account, 0) - start.get(account, 0)
 
+        new_deal = rnd.dealer != self.last_dealer
+        self.round_of_deal = 1 if new_deal else self.round_of_deal + 1
+        self.last_dealer = rnd.dealer
+        assert rnd.round_of_deal == self.round_of_deal, (rnd.round_of_deal, self.round_of_deal)
         ante = getattr(self.rules, "pool_ante", 0)
+        if getattr(self.rules, "ante_each", "round") == "deal" and not new_deal:
+            ante = 0
         for _seat, pid in rnd.seats:
             paid = delta(accounts.player(pid)) - self.topups[pid]
             assert paid == results[pid] - ante, (
@@ -831,3 +843,18 @@ def test_shoes_are_retired_revealed_and_match_the_shuffle(family, seed):
         options |= {"allow_split": True}
     revealed = play_example(Dice(seed), family, options, rounds=50)
     assert revealed >= 3
+
+
+@pytest.mark.parametrize("seed", [31, 32])
+@pytest.mark.parametrize(
+    "deal",
+    [{"deal_limit": "natural"}, {"deal_limit": "hands", "deal_hands": 2}],
+    ids=["natural", "hands"],
+)
+def test_vingt_un_antes_each_deal_under_random_play(deal, seed):
+    """Not left to chance either (the drawn option mixes vary little from one example to the
+    next): VU-27 (a) with ``ante_each`` "deal" over thirty random rounds, the deal passing on
+    naturals or every two hands; each round's ``round_of_deal`` is the harness's own count,
+    and each player's balance moves by his hands less an ante only in a deal's first round."""
+    options = {"min_stake": 100, "max_stake": 1_000, "pool_ante": 25, "ante_each": "deal", **deal}
+    play_example(Dice(seed), "vingt-un", options, rounds=30)

@@ -336,3 +336,60 @@ def test_a_forged_pool_payout_is_named(tmp_path):
         ),
     ]
     assert json.dumps(report.to_dict())
+
+
+def _stand_throughout(rnd: Round, hand: str | None) -> dict:
+    if hand is not None:
+        return {"action": "stand", "hand": hand}
+    if rnd.phase == "dealer_double":
+        return {"action": "dealer_double", "called": False}
+    return {"action": "dealer_stand"}
+
+
+def test_an_ante_taken_once_a_deal_passes_and_a_forged_ante_in_its_later_round_is_named(tmp_path):
+    """VU-27 (a) with ``ante_each`` "deal": the second round of Ann's deal took no ante, and
+    verify reads that from the round's ``round_of_deal``, not as an ante gone missing; an ante
+    forged into that round (both legs, each stream's hashes recomputed) is named."""
+    env = _env(tmp_path / "ante.sqlite3")
+    app = TwentyOneLedger(env=env)
+    try:
+        options = {"pool_ante": 50, "ante_each": "deal"}
+        table_id = app.open_table("vingt-un", options)["table_id"]
+        ann, bob = (app.register_player(n)["player_id"] for n in ("Ann", "Bob"))
+        for seat, pid in enumerate((ann, bob), start=1):
+            app.deposit(pid, 10_000)
+            app.seat_player(table_id, pid, seat)
+        app.choose_dealer(table_id, ann)
+        # No natural in any of the three rounds (Bob's cards first): none passes the deal.
+        app.fix_next_shoe(table_id, ["TC", "9C", "8D", "8H"] * 4)
+        first, second = (
+            app.play_round(table_id, {bob: 100}, _stand_throughout, actor=ann)["round_id"]
+            for _ in range(2)
+        )
+        assert [app.get_round(r).round_of_deal for r in (first, second)] == [1, 2]
+        assert app.get_table(table_id).pool == 50  # Bob's one ante
+        report = verify(app)
+        assert report.ok, report.text()
+
+        third = app.start_round(table_id, actor=ann)["round_id"]
+        # Forged while the round is in play (a transfer naming an ended round is named
+        # anyway): both legs as the game writes an ante, each stream's hashes kept.
+        escrow = accounts.escrow(third)
+        table = app.repository.get(UUID(table_id))
+        record_transfer(table, escrow, table.pool_account, 50, "VU-27", "ante", third)
+        player = app.repository.get(UUID(bob))
+        record_transfer(player, player.account, escrow, 50, "VU-27", "ante", third)
+        app.save(table, player)
+        app.place_stake(third, bob, 100)
+        app.act(third, "dealer_double", actor=ann, called=False)
+        app.act(third, "stand", actor=bob, hand="h1")
+        app.act(third, "dealer_stand", actor=ann)
+        assert app.get_round(third).round_of_deal == 3
+        report = verify(app)
+    finally:
+        app.close()
+
+    assert sorted(f.problem for f in report.faults) == sorted(
+        f"round {third}: {account} under VU-27: the events say +0, the transfers moved {moved}"
+        for account, moved in ((f"player:{bob}", "-50"), (f"pool:{table_id}", "+50"))
+    )
