@@ -183,7 +183,12 @@ def describe(event: dict[str, Any]) -> str:
     kind, data = event["type"], event.get("data") or {}
     hand = hand_name(data.get("hand"))
     if kind == "Started":
-        return f"Round {data.get('number', '')} started"
+        # A private game's deal is a dealer's spell of rounds (VU-29); 0 is a round recorded
+        # before the count was kept, and the house's one endless deal is not worth saying.
+        of_deal = data.get("round_of_deal") or 0
+        private = (data.get("rules") or {}).get("family") not in (None, "casino")
+        deal = f", round {of_deal} of the deal" if of_deal and private else ""
+        return f"Round {data.get('number', '')} started{deal}"
     if kind == "PhaseEntered":
         return f"Next step: {phase_name(data.get('phase'))}"
     if kind == "HandOpened":
