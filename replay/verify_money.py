@@ -11,12 +11,18 @@ say moved; a table's deal sales (``Table.DealSold``, VU-31) and pool payouts
 Buy-ins and cash-outs have no other record to hold them to.
 
 A round is compared as soon as it has ended and its books balance (one command's events may
-be logged in either order, so not at its end), and then forgotten: memory follows the rounds
-in play, not the log. A transfer naming a round compared already is named at once.
+be logged in either order, so not at its end). Balanced is not yet complete: a dealer's payment
+into the escrow and his receipt from it under one clause cancel out, so the books of an ended
+round may balance before the transfers of its last command, logged after its ``Ended``, are
+read. Such a round is kept among the last ``RECENT`` closed, and a transfer naming it opens its
+books again (a forged one then leaves them unbalanced, named by account at the end). Older ones
+are forgotten, so memory follows the rounds in play, not the log; a transfer naming a round
+forgotten that way is named at once.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +34,9 @@ from replay.round_money import Leg, RoundMoney
 
 # Where a table's money outside its rounds clears, and the table event that says it moved.
 CLEARING = {Table.DealSold: accounts.deal_sale, Table.PoolPaid: accounts.pool_payout}
+# Rounds closed as balanced and kept, in case a transfer of their last command comes after:
+# those come within a few dozen positions, so this is far more than any honest log needs.
+RECENT = 2000
 CLEARING_KINDS = {"deal-sale": "deal sales (VU-31)", "pool-payout": "pool payouts (VU-28)"}
 CLEARING_PREFIXES = tuple(f"{kind}:" for kind in CLEARING_KINDS)
 
@@ -88,6 +97,7 @@ class MoneyMoved:
         self.fault = fault
         self.books: dict[str, Books] = {}  # by round id, or by a table's clearing account
         self.folding: dict[str, Books] = {}  # round streams being folded, by stream
+        self.closed: OrderedDict[str, Books] = OrderedDict()  # ended, balanced, kept
         self.compared: set[str] = set()  # rounds ended, balanced and forgotten
         self.unchecked: set[str] = set()  # rounds whose money cannot be derived (named)
         self.rules: dict[str, RuleSet] = {}  # by table: its rules never change
@@ -113,7 +123,7 @@ class MoneyMoved:
             self._started(where, stream, event)
         elif type(event) in CLEARING:
             self._table_money(where, stream, event)
-        elif stream in self.compared:
+        elif stream in self.compared or stream in self.closed:
             self.fault(where, f"round {stream} had ended: nothing is recorded in it after")
 
     def _table_money(self, where: Any, table: str, event: Any) -> None:
@@ -177,6 +187,9 @@ class MoneyMoved:
                 f"({event.clause}) names it after",
             )
             return
+        reopened = self.closed.pop(key, None)
+        if reopened is not None:
+            self.books[key] = reopened
         books = self._books(key)
         books.add(where, (event.from_account, event.to_account, event.amount, event.clause), False)
         if books.over:
@@ -185,7 +198,10 @@ class MoneyMoved:
     def _settle(self, rid: str, books: Books) -> None:
         if books.unbalanced == 0:
             del self.books[rid]
-            self.compared.add(rid)
+            self.closed[rid] = books
+            if len(self.closed) > RECENT:
+                forgotten, _ = self.closed.popitem(last=False)
+                self.compared.add(forgotten)
 
     def finish(self) -> None:
         for books in self.books.values():
@@ -195,6 +211,7 @@ class MoneyMoved:
                 self.fault(where, problem)
         self.books.clear()
         self.folding.clear()
+        self.closed.clear()
 
 
 def _named_escrow(event: Any) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shutil
 import sqlite3
 from uuid import UUID
@@ -179,12 +180,18 @@ def test_a_forged_transfer_from_the_banker_with_its_chain_recomputed_is_named(st
 
     # Nothing else gives it away: the chains hold, the balances sum to zero, no escrow moved.
     assert {f.check for f in report.faults} == {"money"}, report.text()
-    # Its round had ended with its books balanced: the forged transfer itself is named.
+    # Its round had ended with its books balanced: the forged transfer opens them again, and
+    # both accounts it moved are named at it, each 250 off what the events say.
     assert (report.first.stream, report.first.version) == (player, len(events) + 1)
-    assert report.first.problem == (
-        f"round {last.round_id} had ended with its books balanced; this transfer of 250 from "
-        f"{banker} to player:{player} ({last.clause}) names it after"
-    )
+    off = {}
+    for fault in report.faults:
+        said, moved = re.search(r"the events say ([-+]\d+), the transfers moved ([-+]\d+)$",
+                                fault.problem).groups()  # fmt: skip
+        account = fault.problem.split(": ")[1].split(" under ")[0]
+        off[account] = int(moved) - int(said)
+        assert fault.problem.startswith(f"round {last.round_id}: ")
+        assert (fault.stream, fault.version) == (player, len(events) + 1)
+    assert off == {banker: -250, f"player:{player}": 250}, report.text()
 
 
 def test_a_forged_transfer_in_a_round_in_play_is_named_by_account(memory_env):

@@ -150,3 +150,13 @@ def test_verify_passes_on_many_vingt_un_rounds_with_every_irregularity(seed):
         "rounding": "half_up",
     }
     play_and_verify(Dice(seed), "vingt-un", options, rounds=25)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_verify_passes_when_a_credit_dealers_payments_and_receipts_cancel_out(seed):
+    """On a credit table the dealer pays winners through the escrow and takes the losers'
+    stakes from it under one clause (VU-14); with equal stakes the two cancel, so the round's
+    books balance at its ``Ended``, before the transfers its last command logged after it are
+    read. Those transfers belong to it all the same."""
+    options = {"min_stake": 50, "max_stake": 50, "credit": True, "rounding": "half_up"}
+    play_and_verify(Dice(seed), "vingt-un", options, rounds=25)
