@@ -29,6 +29,7 @@ and cuts come from a generator seeded by hypothesis so that a failing example re
 from __future__ import annotations
 
 import random
+import zlib
 from collections import Counter, defaultdict
 from contextlib import contextmanager
 from fractions import Fraction
@@ -87,46 +88,68 @@ def limits(draw: Any) -> dict[str, int]:
     return {"min_stake": low, "max_stake": high}
 
 
-def common(draw: Any) -> dict[str, Any]:
-    return {
-        **draw(limits()),
-        "credit": draw(st.booleans()),
-        "rounding": draw(st.sampled_from(["down", "half_up", "up"])),
-    }
+BOTH = [False, True]
+# Every option of each family that takes one of a few values, with those values: drawn from by
+# the strategies below, and each value played at least once by
+# ``test_every_option_value_is_played`` (a hypothesis run of a hundred examples leaves some
+# values undrawn).
+CHOICES: dict[str, dict[str, list[Any]]] = {
+    "common": {"credit": BOTH, "rounding": ["down", "half_up", "up"]},
+    "casino": {
+        "soft17": ["stand", "hit"],
+        "blackjack_payout": ["3:2", "6:5"],
+        "double_on": ["any_two", "9-11", "10-11", "none"],
+        "double_after_split": BOTH,
+        "resplit_aces": BOTH,
+        "hit_split_aces": BOTH,
+        "insurance": BOTH,
+        "late_surrender": BOTH,
+    },
+    "vingt-un": {
+        "dealer_choice": ["seat", "named"],
+        "natural_passes_deal": BOTH,
+        "deal_limit": ["natural", "hands", "pack_twice", "two_packs"],
+        "pool_ante": [0, 5, 25],
+        "ante_each": ["round", "deal"],
+        "pool_dealer_overdraw": [0, 50],
+        "pool_tie_share": ["0", "1/4", "1/3"],
+        "holder_ends_turn": BOTH,
+    },
+    "hoyle-1913": {
+        "allow_split": BOTH,
+        "stake_after_first_card": BOTH,
+        "deal_passes": ["on_natural", "every_round", "never"],
+        "holder_ends_turn": BOTH,
+    },
+    "ochko": {
+        "punter_bust_pays": BOTH,
+        "banker_natural_beats_natural": BOTH,
+        "stake_after_first_card": BOTH,
+        "holder_ends_turn": BOTH,
+    },
+}
+
+
+def choices(draw: Any, family: str) -> dict[str, Any]:
+    table = {**CHOICES["common"], **CHOICES[family]}
+    return {name: draw(st.sampled_from(values)) for name, values in table.items()}
 
 
 @st.composite
 def casino_options(draw: Any) -> dict[str, Any]:
     return {
-        **common(draw),
+        **draw(limits()),
+        **choices(draw, "casino"),
         "decks": draw(st.integers(1, 2)),  # small shoes, so that rounds reach the reveal
         "penetration": draw(st.integers(50, 90)),
         "burn": draw(st.integers(0, 3)),
-        "soft17": draw(st.sampled_from(["stand", "hit"])),
-        "blackjack_payout": draw(st.sampled_from(["3:2", "6:5"])),
-        "double_on": draw(st.sampled_from(["any_two", "9-11", "10-11", "none"])),
-        "double_after_split": draw(st.booleans()),
         "max_split_hands": draw(st.integers(1, 4)),
-        "resplit_aces": draw(st.booleans()),
-        "hit_split_aces": draw(st.booleans()),
-        "insurance": draw(st.booleans()),
-        "late_surrender": draw(st.booleans()),
     }
 
 
 @st.composite
 def vingt_un_options(draw: Any) -> dict[str, Any]:
-    options = {
-        **common(draw),
-        "dealer_choice": draw(st.sampled_from(["seat", "named"])),
-        "natural_passes_deal": draw(st.booleans()),
-        "deal_limit": draw(st.sampled_from(["natural", "hands", "pack_twice", "two_packs"])),
-        "pool_ante": draw(st.sampled_from([0, 0, 5, 25])),
-        "ante_each": draw(st.sampled_from(["round", "deal"])),
-        "pool_dealer_overdraw": draw(st.sampled_from([0, 0, 50])),
-        "pool_tie_share": draw(st.sampled_from(["0", "1/4", "1/3"])),
-        "holder_ends_turn": draw(st.booleans()),
-    }
+    options = {**draw(limits()), **choices(draw, "vingt-un")}
     if options["deal_limit"] == "hands":
         options["deal_hands"] = draw(st.integers(1, 3))
     return options
@@ -134,13 +157,7 @@ def vingt_un_options(draw: Any) -> dict[str, Any]:
 
 @st.composite
 def hoyle_options(draw: Any) -> dict[str, Any]:
-    options = {
-        **common(draw),
-        "allow_split": draw(st.booleans()),
-        "stake_after_first_card": draw(st.booleans()),
-        "deal_passes": draw(st.sampled_from(["on_natural", "every_round", "never"])),
-        "holder_ends_turn": draw(st.booleans()),
-    }
+    options = {**draw(limits()), **choices(draw, "hoyle-1913")}
     if draw(st.integers(0, 3)) == 0:
         options["fixed_bet"] = draw(st.integers(options["min_stake"], options["max_stake"]))
     return options
@@ -148,13 +165,7 @@ def hoyle_options(draw: Any) -> dict[str, Any]:
 
 @st.composite
 def ochko_options(draw: Any) -> dict[str, Any]:
-    return {
-        **common(draw),
-        "punter_bust_pays": draw(st.booleans()),
-        "banker_natural_beats_natural": draw(st.booleans()),
-        "stake_after_first_card": draw(st.booleans()),
-        "holder_ends_turn": draw(st.booleans()),
-    }
+    return {**draw(limits()), **choices(draw, "ochko")}
 
 
 def options_for(family: str) -> st.SearchStrategy[dict]:
@@ -858,3 +869,25 @@ def test_vingt_un_antes_each_deal_under_random_play(deal, seed):
     and each player's balance moves by his hands less an ante only in a deal's first round."""
     options = {"min_stake": 100, "max_stake": 1_000, "pool_ante": 25, "ante_each": "deal", **deal}
     play_example(Dice(seed), "vingt-un", options, rounds=30)
+
+
+# What each family's every-value run starts from: a small casino shoe (rounds reach the
+# reveal), a Vingt-un ante (so that ``ante_each`` has something to take).
+BASE = {"casino": {"decks": 1}, "vingt-un": {"pool_ante": 5}, "hoyle-1913": {}, "ochko": {}}
+EVERY_VALUE = [
+    (family, name, value)
+    for family in FAMILIES
+    for name, values in {**CHOICES["common"], **CHOICES[family]}.items()
+    for value in values
+]
+
+
+@pytest.mark.parametrize(("family", "name", "value"), EVERY_VALUE)
+def test_every_option_value_is_played(family, name, value):
+    """Each value of each option in random legal play, with every property above checked:
+    six rounds at a table with that one value set, the rest at their defaults."""
+    options = {"min_stake": 100, "max_stake": 1_000, **BASE[family], name: value}
+    if (name, value) == ("deal_limit", "hands"):
+        options["deal_hands"] = 2
+    seed = zlib.crc32(f"{family}/{name}/{value}".encode())
+    play_example(Dice(seed), family, options, rounds=6)
