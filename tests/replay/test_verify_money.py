@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import shutil
 import sqlite3
 from uuid import UUID
@@ -185,10 +184,9 @@ def test_a_forged_transfer_from_the_banker_with_its_chain_recomputed_is_named(st
     assert (report.first.stream, report.first.version) == (player, len(events) + 1)
     off = {}
     for fault in report.faults:
-        said, moved = re.search(r"the events say ([-+]\d+), the transfers moved ([-+]\d+)$",
-                                fault.problem).groups()  # fmt: skip
+        said, moved = _amounts(fault.problem)
         account = fault.problem.split(": ")[1].split(" under ")[0]
-        off[account] = int(moved) - int(said)
+        off[account] = moved - said
         assert fault.problem.startswith(f"round {last.round_id}: ")
         assert (fault.stream, fault.version) == (player, len(events) + 1)
     assert off == {banker: -250, f"player:{player}": 250}, report.text()
@@ -273,16 +271,22 @@ def _said(env: dict, rid: str, player: str, clause: str) -> int:
     return total
 
 
+def _ann_deals_to_bob(app: TwentyOneLedger, table: str) -> tuple[str, str]:
+    """Ann and Bob, funded and seated at ``table`` (Vingt-un), Ann dealing."""
+    ann, bob = (app.register_player(n)["player_id"] for n in ("Ann", "Bob"))
+    for seat, pid in enumerate((ann, bob), start=1):
+        app.deposit(pid, 10_000)
+        app.seat_player(table, pid, seat)
+    app.choose_dealer(table, ann)
+    return ann, bob
+
+
 def test_a_deal_sales_dropped_payment_to_the_seller_is_named(tmp_path):
     env = _env(tmp_path / "sale.sqlite3")
     app = TwentyOneLedger(env=env)
     try:
         table = app.open_table("vingt-un", {"pool_ante": 5})["table_id"]
-        ann, bob = (app.register_player(n)["player_id"] for n in ("Ann", "Bob"))
-        for seat, pid in enumerate((ann, bob), start=1):
-            app.deposit(pid, 10_000)
-            app.seat_player(table, pid, seat)
-        app.choose_dealer(table, ann)
+        ann, bob = _ann_deals_to_bob(app, table)
         app.offer_deal(table, ann, bob, 300)
         app.accept_deal(table, bob, 300)
         assert verify(app).ok
@@ -312,11 +316,7 @@ def test_a_forged_pool_payout_is_named(tmp_path):
     app = TwentyOneLedger(env=env)
     try:
         table_id = app.open_table("vingt-un", {"pool_ante": 50})["table_id"]
-        ann, bob = (app.register_player(n)["player_id"] for n in ("Ann", "Bob"))
-        for seat, pid in enumerate((ann, bob), start=1):
-            app.deposit(pid, 10_000)
-            app.seat_player(table_id, pid, seat)
-        app.choose_dealer(table_id, ann)
+        ann, bob = _ann_deals_to_bob(app, table_id)
         app.start_round(table_id, actor=ann)  # Bob's ante: 50 in the pool
         app.pay_from_pool(table_id, bob, 20, "a round of drinks")
         assert verify(app).ok
@@ -362,11 +362,7 @@ def test_an_ante_taken_once_a_deal_passes_and_a_forged_ante_in_its_later_round_i
     try:
         options = {"pool_ante": 50, "ante_each": "deal"}
         table_id = app.open_table("vingt-un", options)["table_id"]
-        ann, bob = (app.register_player(n)["player_id"] for n in ("Ann", "Bob"))
-        for seat, pid in enumerate((ann, bob), start=1):
-            app.deposit(pid, 10_000)
-            app.seat_player(table_id, pid, seat)
-        app.choose_dealer(table_id, ann)
+        ann, bob = _ann_deals_to_bob(app, table_id)
         # No natural in any of the three rounds (Bob's cards first): none passes the deal.
         app.fix_next_shoe(table_id, ["TC", "9C", "8D", "8H"] * 4)
         first, second = (
