@@ -17,7 +17,7 @@
   movements of that wallet;
 - ``shoes`` (``shoe`` is the round's first): commitment, client seed, nonce, packs, algorithm,
   cut and, once revealed, the seed and the check of every card of this round against the
-  shuffle (``replay.verify``'s rules);
+  shuffle (``replay.verify_shuffle``'s rules);
 - ``chain``: ``verify_chain`` over the round's stream and every other stream whose events it
   shows (``chains_shown``).
 

@@ -1,5 +1,5 @@
 """The shoe of an audited round: its commitment, cut and, once revealed, its seed, with every
-card the round dealt or burned from it checked against the shuffle (``replay.verify``'s
+card the round dealt or burned from it checked against the shuffle (``replay.verify_shuffle``'s
 rules)."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from typing import Any
 
 from ledger.domain.shoe import Shoe
 from replay.audit_events import type_name
-from replay.verify import ShoeRecord, Verifier, Where
+from replay.verify_report import Where
+from replay.verify_shuffle import ShoeRecord, shoe_order
 
 NOT_YET_REVEALED = "not yet revealed"
 
@@ -16,7 +17,7 @@ NOT_YET_REVEALED = "not yet revealed"
 def shoe_audit(shoe_id: str, events: list[Any], cards: list[tuple[Any, str, int, str]]) -> dict:
     """The shoe's commitment (from its stream's ``events``) and, once revealed, every card of
     ``cards`` (event, shoe id, place, card) of this shoe checked against the shuffle
-    (``replay.verify``)."""
+    (``replay.verify_shuffle``)."""
     committed = next(e for e in events if isinstance(e, Shoe.Committed))
     where = Where(0, shoe_id, committed.originator_version, "Committed")
     record = ShoeRecord.committed_by(committed, where)
@@ -45,8 +46,8 @@ def shoe_audit(shoe_id: str, events: list[Any], cards: list[tuple[Any, str, int,
     if record.revealed is None:
         out["check"] = {"status": NOT_YET_REVEALED, "ok": None, "cards": []}
         return out
-    verifier = Verifier()
-    order = verifier.shoe_order(record)
+    problems: list[str] = []
+    order = shoe_order(record, lambda where, problem: problems.append(problem))
     checked = []
     for event, _, index, card in mine:
         expected = order[index] if order is not None and 0 <= index < len(order) else None
@@ -60,7 +61,6 @@ def shoe_audit(shoe_id: str, events: list[Any], cards: list[tuple[Any, str, int,
                 "ok": expected == card,
             }
         )
-    problems = [f.problem for f in verifier.faults]
     ok = not problems and all(c["ok"] for c in checked)
     out["check"] = {
         "status": "ok" if ok else "failed",

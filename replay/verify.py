@@ -9,7 +9,8 @@ One pass over the notification log (global order) checks:
   SHA-256 of its order, ``ledger.shoes.fixed_commitment``);
 - **cards**: every dealt, burned or cut card (``card``, ``shoe``, ``shoe_index``) is the card
   at that place of its shoe's dealing order (``ledger.shuffle.dealing_order``). Cards of a
-  shoe not yet revealed cannot be checked yet: they are counted, not failed;
+  shoe not yet revealed cannot be checked yet: they are counted, not failed
+  (``replay.verify_shuffle``);
 - **money**: every transfer moves a positive amount, the balances of all accounts sum to
   zero, an ended round's escrow is empty, and no wallet is debited below zero, except by a
   round at a table that gives credit (such tables are listed as exempt); a transfer recorded
@@ -19,166 +20,36 @@ One pass over the notification log (global order) checks:
   moved, per account and clause, and a table's deal sales and pool payouts likewise
   (``replay.verify_money``).
 
-Faults are reported in the order of the log; the first one names the event at fault.
+Faults are reported in the order of the log; the first one names the event at fault
+(``replay.verify_report``).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass, field
 from typing import Any
 from uuid import UUID
 
 from ledger import accounts
-from ledger.cards import packs_less, unshuffled
 from ledger.domain.chain import GENESIS, event_fields, hash_matches
 from ledger.domain.player import Player
 from ledger.domain.round import Round
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table
 from ledger.domain.transfers import FundsTransferredBase
-from ledger.shoes import fixed_commitment
-from ledger.shuffle import dealing_order, verify_seed
 from replay.store import first_event_type, notifications
 from replay.verify_money import MoneyMoved
+from replay.verify_report import CHECKS, Fault, Report, Where
+from replay.verify_shuffle import ShoeRecord, check_cards, check_stocks
 from replay.verify_snapshots import Snapshots
 
-CHECKS = ("decode", "chain", "shuffle", "money", "rounds", "snapshot", "head")
 CARD_EVENTS = (Round.CardDealt, Round.CardBurned, Table.CutForDeal)
 # The transfers recorded in the stream of the account they guard, and that account.
 GUARDED = {Player.FundsTransferred: accounts.player, Table.FundsTransferred: accounts.pool}
 
 
-@dataclass(frozen=True)
-class Where:
-    position: int
-    stream: str
-    version: int
-    type: str
-
-    def snapshot(self, version: int | None = None) -> Where:
-        """The stored snapshot of this stream at ``version`` (default: this event's)."""
-        return Where(
-            self.position, self.stream, self.version if version is None else version, "Snapshot"
-        )
-
-
 class NotATable(LookupError):
     """``verify --table`` was given something that is not a table of this log."""
-
-
-@dataclass
-class Fault:
-    position: int
-    stream: str
-    version: int
-    type: str
-    check: str  # one of CHECKS
-    problem: str
-
-    @classmethod
-    def at(cls, where: Where, check: str, problem: str) -> Fault:
-        return cls(where.position, where.stream, where.version, where.type, check, problem)
-
-    def describe(self) -> str:
-        if not self.stream:  # a fault of the whole log, not of one event
-            return f"the log (position {self.position}): {self.problem}"
-        return (
-            f"{self.type} v{self.version} of stream {self.stream} "
-            f"(position {self.position}): {self.problem}"
-        )
-
-
-@dataclass
-class Report:
-    scope: str
-    events: int = 0
-    streams: int = 0
-    shoes_checked: int = 0
-    cards_checked: int = 0
-    unrevealed: list[dict[str, Any]] = field(default_factory=list)
-    credit_exempt: list[str] = field(default_factory=list)
-    balances_sum: int = 0
-    snapshots_checked: int = 0
-    # The log's last position and the hash of the event there: a checkpoint to keep, and to
-    # give a later run as ``--expect-head POSITION:HASH``.
-    head_position: int = 0
-    head_hash: str | None = None
-    expected_head: str | None = None
-    faults: list[Fault] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.faults
-
-    @property
-    def first(self) -> Fault | None:
-        return self.faults[0] if self.faults else None
-
-    def to_dict(self) -> dict[str, Any]:
-        out = asdict(self)
-        out["ok"] = self.ok
-        out["first_fault"] = asdict(self.first) if self.first else None
-        return out
-
-    def text(self) -> str:
-        lines = []
-        if self.ok:
-            lines.append(f"verify ({self.scope}): OK")
-        else:
-            lines.append(f"verify ({self.scope}): FAILED at {self.first.describe()}")
-        lines.append(f"  {self.events} events in {self.streams} streams: hash chains checked")
-        lines.append(
-            f"  {self.shoes_checked} revealed shoes checked against their commitments; "
-            f"{self.cards_checked} cards checked against the shuffle"
-        )
-        for shoe in self.unrevealed:
-            lines.append(
-                f"  shoe {shoe['shoe']}: not yet revealed ({shoe['cards']} cards wait for the "
-                "reveal)"
-            )
-        lines.append(f"  balances of all accounts sum to {self.balances_sum}")
-        lines.append(
-            f"  {self.snapshots_checked} stored snapshots checked against their streams' events"
-        )
-        lines.append(f"  log head: {self.head_position}:{self.head_hash or '-'}")
-        if self.expected_head:
-            lines.append(f"  expected head {self.expected_head} checked")
-        for table in self.credit_exempt:
-            lines.append(f"  table {table} gives credit: its wallets may go below zero")
-        if len(self.faults) > 1:
-            lines.append(f"  {len(self.faults)} faults in all:")
-            lines.extend(f"    [{f.check}] {f.describe()}" for f in self.faults)
-        return "\n".join(lines)
-
-
-@dataclass
-class ShoeRecord:
-    committed: Where
-    table: str
-    commitment: str
-    client_seed: str
-    nonce: int
-    packs: int
-    fixed: bool
-    stock: list[str] | None = None  # a shoe of the used cards (VU-29)
-    cut: int | None = None
-    revealed: Where | None = None
-    server_seed: str = ""
-    fixed_order: list[str] = field(default_factory=list)
-
-    @classmethod
-    def committed_by(cls, event: Any, where: Where) -> ShoeRecord:
-        return cls(
-            committed=where,
-            table=str(event.table_id),
-            commitment=event.commitment,
-            client_seed=event.client_seed,
-            nonce=event.nonce,
-            packs=event.packs,
-            fixed=event.fixed,
-            stock=event.stock,
-        )
 
 
 class Verifier:
@@ -224,6 +95,9 @@ class Verifier:
 
     def money_fault(self, where: Where, problem: str) -> None:
         self.fault(where, "money", problem)
+
+    def shuffle_fault(self, where: Where, problem: str) -> None:
+        self.fault(where, "shuffle", problem)
 
     # -- one event ------------------------------------------------------------------------
 
@@ -352,43 +226,10 @@ class Verifier:
     # -- after the last event ---------------------------------------------------------------
 
     def finish(self) -> None:
-        orders: dict[str, tuple[str, ...]] = {}
-        for shoe_id, shoe in self.shoes.items():
-            if shoe.revealed is None:
-                continue
-            order = self.shoe_order(shoe)
-            if order is not None:
-                orders[shoe_id] = order
-        used: dict[tuple[str, int], Where] = {}
-        for where, shoe_id, index, card in self.cards:
-            shoe = self.shoes.get(shoe_id)
-            if shoe is None:
-                self.fault(where, "shuffle", f"card {card} names shoe {shoe_id}, never committed")
-                continue
-            earlier = used.get((shoe_id, index))
-            if earlier is not None:
-                self.fault(
-                    where,
-                    "shuffle",
-                    f"shoe {shoe_id} place {index} was already dealt at position "
-                    f"{earlier.position}",
-                )
-            used[(shoe_id, index)] = where
-            if shoe_id not in orders:
-                continue
-            order = orders[shoe_id]
-            if not 0 <= index < len(order):
-                self.fault(where, "shuffle", f"shoe {shoe_id} has no place {index}")
-            elif order[index] != card:
-                self.fault(
-                    where,
-                    "shuffle",
-                    f"card {card} at place {index} of shoe {shoe_id}; the shuffle gives "
-                    f"{order[index]}",
-                )
+        check_cards(self.shoes, self.cards, self.shuffle_fault)
         self.rounds()
         self.moved.finish()
-        self.stocks()
+        check_stocks(self.shoes, self.replaced, self.shuffle_fault)
         for rid in sorted(self.ended.keys() | self.closed.keys()):
             ended = self.ended.get(rid) or self.closed[rid]
             escrow = accounts.escrow(rid)
@@ -438,31 +279,6 @@ class Verifier:
             if rid not in self.round_table and rid not in self.closed and rid not in self.opened:
                 self.fault(where, "rounds", f"a transfer names round {rid}, which has no stream")
 
-    def stocks(self) -> None:
-        """A shoe of used cards (VU-29) holds the table's packs less one of each card in the
-        hands of the round that ran out, in the unshuffled order (``ledger.cards.packs_less``)."""
-        named: set[str] = set()
-        for where, rid, shoe_id, in_hands in self.replaced:
-            named.add(shoe_id)
-            shoe = self.shoes.get(shoe_id)
-            if shoe is None:
-                self.fault(where, "shuffle", f"the round's new shoe {shoe_id} was never committed")
-                continue
-            if shoe.stock is None or list(shoe.stock) != packs_less(shoe.packs, in_hands):
-                self.fault(
-                    shoe.committed,
-                    "shuffle",
-                    f"the used cards are not the table's {shoe.packs} pack(s) less the cards "
-                    f"in the hands of round {rid} when it replaced its shoe (v{where.version})",
-                )
-        for shoe_id, shoe in self.shoes.items():
-            if shoe.stock is not None and shoe_id not in named:
-                self.fault(
-                    shoe.committed,
-                    "shuffle",
-                    "a shoe of used cards no round replaced its shoe with",
-                )
-
     def check_head(self) -> None:
         if self.expect_head is None:
             return
@@ -485,35 +301,6 @@ class Verifier:
                 f"the checkpoint {position}:{expected} names another event: the hash here is "
                 f"{self.expected_hash}",
             )
-
-    def shoe_order(self, shoe: ShoeRecord) -> tuple[str, ...] | None:
-        where = shoe.revealed
-        assert where is not None
-        if shoe.fixed:
-            if fixed_commitment(shoe.fixed_order) != shoe.commitment:
-                self.fault(
-                    where, "shuffle", "the revealed fixed order does not match the commitment"
-                )
-                return None
-            return tuple(shoe.fixed_order)
-        if not verify_seed(shoe.server_seed, shoe.commitment):
-            self.fault(where, "shuffle", "the revealed seed does not match the commitment")
-            return None
-        stock = None if shoe.stock is None else tuple(shoe.stock)
-        if stock is not None and Counter(stock) - Counter(unshuffled(shoe.packs)):
-            self.fault(
-                shoe.committed, "shuffle", "the used cards hold a card the table's packs do not"
-            )
-            return None
-        try:
-            return dealing_order(
-                shoe.server_seed, shoe.client_seed, shoe.nonce, shoe.packs, shoe.cut or 0, stock
-            )
-        except ValueError as error:
-            self.fault(where, "shuffle", f"the shoe cannot be rebuilt: {error}")
-            return None
-
-    # -- the report -------------------------------------------------------------------------
 
     def report(self, table: str | None) -> Report:
         faults = sorted(self.faults, key=lambda f: (f.position, CHECKS.index(f.check)))
