@@ -36,7 +36,7 @@ from ledger import accounts
 from ledger.application import TwentyOneLedger
 from ledger.balances import fold_balances
 from replay.projections import Projections, open_projections
-from replay.projections.database import PostgresViews
+from replay.projections.postgres_views import PostgresViews
 from replay.store import open_ledger
 
 pytestmark = [

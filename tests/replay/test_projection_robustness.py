@@ -8,8 +8,7 @@ import pytest
 from test_projection_exactly_once import DiskFull, app, play_some  # noqa: F401
 from test_projections import rebuilt, snapshot
 
-from replay.projections import open_projections
-from replay.projections.database import open_views
+from replay.projections import open_projections, open_views
 
 
 def test_a_thread_waiting_while_a_batch_fails_does_not_reuse_what_the_batch_left(

@@ -9,10 +9,9 @@ from test_projection_cli import ON_DISK, cli
 from test_projections import play_simulations, snapshot
 
 from ledger.application import TwentyOneLedger
-from replay.projections import Projections, ProjectionSuperseded, open_projections
+from replay.projections import Projections, ProjectionSuperseded, open_projections, open_views
 from replay.projections.audit_trail import AuditTrail
 from replay.projections.bankroll import Bankroll
-from replay.projections.database import open_views
 from replay.projections.history import History
 
 
