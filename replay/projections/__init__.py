@@ -19,8 +19,9 @@ from typing import Any
 from ledger.config import store_kind
 from replay.projections.database import ProjectionBusy, ViewDatabase
 from replay.projections.postgres_views import PostgresViews
-from replay.projections.runner import ProjectionLag, Projections, ProjectionSuperseded
+from replay.projections.runner import ProjectionLag, Projections
 from replay.projections.sqlite_views import SQLiteViews
+from replay.projections.tracking import ProjectionSuperseded
 
 __all__ = [
     "ProjectionBusy",

@@ -1,9 +1,5 @@
 """Running the projectors: pull the notification log, fold each batch, commit the rows and the
-position read together.
-
-Versions only move forward: a projection recorded at a newer version than this code folds
-is never dropped or folded into by it (``ProjectionSuperseded``), so new projectors can be
-rolled out while old workers still run; the old ones stop at their next batch.
+position read together (each projection's version and position: ``tracking``).
 
 Exactly once: a batch's rows and each projector's new position (``view_projections``) commit
 in one transaction, taken under the projections' lock, so a crash loses the whole batch or none
@@ -32,9 +28,9 @@ from replay.projections.database import ProjectionBusy, ViewDatabase
 from replay.projections.facts import FactDecoder
 from replay.projections.history import History
 from replay.projections.projector import Handler, Projector, event_name
+from replay.projections.tracking import TRACKING, checked_positions, create_tables
 
 BATCH = 1000
-TRACKING = "view_projections"  # name, version, position of every projection
 Progress = Callable[[int, int, int], None]  # (position, head, events folded so far)
 
 
@@ -50,19 +46,6 @@ class ProjectionLag(Exception):
         super().__init__(
             f"the read models have reached position {reached}, not the requested {wanted} "
             f"(lag {wanted - reached} events) after waiting {waited:.1f} s; retry shortly"
-        )
-
-
-class ProjectionSuperseded(Exception):
-    """The database holds a projection at another version than this code folds: newer code
-    has rebuilt it. This process must not touch it again; upgrade and restart it."""
-
-    def __init__(self, name: str, recorded: int, ours: int) -> None:
-        self.name, self.recorded, self.ours = name, recorded, ours
-        super().__init__(
-            f"the read model {name!r} is at version {recorded} in the database, this process "
-            f"folds version {ours}: it was rebuilt by other code; upgrade and restart this "
-            "process"
         )
 
 
@@ -107,42 +90,11 @@ class Projections:
         views = self.views
         with views._lock:
             try:
-                self._create_tables_locked(views)
+                create_tables(views, self.projectors)
             except BaseException:
                 views.rollback()
                 raise
         self._ready = True
-
-    def _create_tables_locked(self, views: ViewDatabase) -> None:
-        # One process at a time checks versions and creates tables: two at once would
-        # collide on PostgreSQL's catalogue, or one would drop what the other just made.
-        if views.kind == "postgres":
-            views.execute("SELECT pg_advisory_xact_lock(217021)")
-        else:
-            views._begin(5.0)  # SQLite's write lock (ProjectionBusy if another holds it)
-        views.execute(
-            f"CREATE TABLE IF NOT EXISTS {TRACKING} (name TEXT PRIMARY KEY,"
-            " version BIGINT NOT NULL, position BIGINT NOT NULL)"
-        )
-        known = dict(views.execute(f"SELECT name, version FROM {TRACKING}"))
-        for projector in self.projectors:
-            recorded = known.get(projector.name)
-            if recorded is not None and recorded > projector.version:
-                # Versions only move forward: an old process started during a deploy must
-                # not drop what the new code has built.
-                raise ProjectionSuperseded(projector.name, recorded, projector.version)
-            if recorded != projector.version:
-                for table in projector.tables:
-                    views.execute(f"DROP TABLE IF EXISTS {table}")
-                views.execute(
-                    f"INSERT INTO {TRACKING} (name, version, position) VALUES (?, ?, 0)"
-                    " ON CONFLICT (name) DO UPDATE SET version = excluded.version,"
-                    " position = 0",
-                    (projector.name, projector.version),
-                )
-            for statement in projector.ddl:
-                views.execute(statement)
-        views._conn().commit()
 
     # -- where the projections stand -------------------------------------------------------
 
@@ -152,17 +104,7 @@ class Projections:
         does not know."""
         self._create_tables()
         rows = self.views.read(f"SELECT name, version, position FROM {TRACKING}")
-        return self._checked(rows)
-
-    def _checked(self, rows: Iterable[Sequence[Any]]) -> dict[str, int]:
-        ours = {p.name: p.version for p in self.projectors}
-        positions = {}
-        for name, version, position in rows:
-            if name in ours:
-                if version != ours[name]:
-                    raise ProjectionSuperseded(name, int(version), ours[name])
-                positions[name] = int(position)
-        return positions
+        return checked_positions(rows, self.projectors)
 
     def position(self) -> int:
         """The position every projection has reached (the lowest of them)."""
@@ -216,7 +158,9 @@ class Projections:
         with self.views.transaction(lock_timeout) as db:
             # Checked under the lock every batch: a worker that started before newer code
             # rebuilt the tables stops before folding into them.
-            positions = self._checked(db.execute(f"SELECT name, version, position FROM {TRACKING}"))
+            positions = checked_positions(
+                db.execute(f"SELECT name, version, position FROM {TRACKING}"), self.projectors
+            )
             if positions != self._committed:
                 for projector in self.projectors:
                     projector.clear()
