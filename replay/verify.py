@@ -302,6 +302,8 @@ class Verifier:
                 f"{self.expected_hash}",
             )
 
+    # -- the report -------------------------------------------------------------------------
+
     def report(self, table: str | None) -> Report:
         faults = sorted(self.faults, key=lambda f: (f.position, CHECKS.index(f.check)))
         shoes = self.shoes

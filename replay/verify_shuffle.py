@@ -19,7 +19,7 @@ from ledger.shoes import fixed_commitment
 from ledger.shuffle import dealing_order, verify_seed
 from replay.verify_report import Where
 
-Fault = Callable[[Where, str], None]
+OnFault = Callable[[Where, str], None]  # fault(where, problem)
 
 
 @dataclass
@@ -51,7 +51,7 @@ class ShoeRecord:
         )
 
 
-def shoe_order(shoe: ShoeRecord, fault: Fault) -> tuple[str, ...] | None:
+def shoe_order(shoe: ShoeRecord, fault: OnFault) -> tuple[str, ...] | None:
     """The dealing order of a revealed shoe, or None (and a fault) when its seed or fixed
     order does not match the commitment or the shoe cannot be rebuilt."""
     where = shoe.revealed
@@ -78,7 +78,7 @@ def shoe_order(shoe: ShoeRecord, fault: Fault) -> tuple[str, ...] | None:
 
 
 def check_cards(
-    shoes: dict[str, ShoeRecord], cards: list[tuple[Where, str, int, str]], fault: Fault
+    shoes: dict[str, ShoeRecord], cards: list[tuple[Where, str, int, str]], fault: OnFault
 ) -> None:
     """Every card (where, shoe id, place, card) against its revealed shoe's order; the cards
     of a shoe not yet revealed are only checked for a place dealt twice."""
@@ -117,7 +117,7 @@ def check_cards(
 def check_stocks(
     shoes: dict[str, ShoeRecord],
     replaced: list[tuple[Where, str, str, Counter[str]]],
-    fault: Fault,
+    fault: OnFault,
 ) -> None:
     """A shoe of used cards (VU-29) holds the table's packs less one of each card in the
     hands of the round that ran out, in the unshuffled order (``ledger.cards.packs_less``)."""
