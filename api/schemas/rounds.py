@@ -137,7 +137,13 @@ class HandViewSchema(Schema):
     id = fields.String(required=True)
     cards = fields.List(fields.String(), metadata={"description": '"??" for a hidden card'})
     face_up = fields.List(fields.Boolean())
-    status = fields.String()
+    status = fields.String(
+        metadata={
+            "description": '"open" while it may draw; then "stood", "bust" or "natural"; '
+            '"settled" when paid before any of those (the dealer\'s natural, VU-24 thrown up, '
+            'VU-25 false division); "closed" hides which to a viewer who may not learn it'
+        }
+    )
     draws = fields.Integer()
     aces = fields.Dict(keys=fields.String(), values=fields.Integer())
     total = fields.Integer(

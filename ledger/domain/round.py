@@ -348,6 +348,11 @@ class Round(ChainedAggregate):
             hand["outcome"] = self.outcome
             hand["settled"] = True
             hand["held"] = 0
+            # A hand settled before it stood, went over or showed a natural (the dealer's
+            # natural, a hand thrown up, VU-24, a false division, VU-25) is done all the same.
+            # Derived here, not recorded, so rounds stored before read the same way.
+            if hand["status"] == OPEN:
+                hand["status"] = SETTLED
 
     class FundsTransferred(FundsTransferredBase):
         def apply(self, rnd: Round) -> None:

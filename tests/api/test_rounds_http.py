@@ -266,3 +266,24 @@ def test_VU_3_the_dealer_may_not_choose_the_cut_an_admin_enters_it(http):
     rnd = http.ledger.get_round(view["round_id"])
     (cut,) = [e for e in http.ledger.events.get(rnd.shoe_id) if type(e).__name__ == "Cut"]
     assert (cut.cut, cut.by) == (17, rnd.pone)
+
+
+def test_VU_24_VU_25_hands_settled_by_an_irregularity_read_settled_in_the_round_view(http):
+    t = open_table(http, "vingt-un")
+    # First cards Ann 4C, Bob 5C, Dee 9C; second Ann 9D, Bob 6D, Dee 8D (17).
+    t.start(["4C", "5C", "9C", "9D", "6D", "8D", "2H"])
+    http.act(t.rid, "Ann", action="stake", amount=100)
+    http.act(t.rid, "Bob", action="stake", amount=200)
+    http.act(t.rid, "dealer", action="dealer_double", called=False)
+    http.act(t.rid, "dealer", action="serve_out_of_order", hand="h2")  # Bob's 2H
+    http.act(t.rid, "Ann", action="throw_up", hand="h1")  # VU-24: Ann was passed over
+    http.act(t.rid, "dealer", action="false_division", hand="h2")  # VU-25
+    for who in ("Ann", "Bob", "dealer", "auditor", "Eve"):
+        view = t.view(who)
+        assert view["phase"] == "ended", who
+        hands = {h["id"]: (h["status"], h["settled"], h["outcome"]) for h in view["hands"]}
+        assert hands == {
+            "h1": ("settled", True, "thrown up"),
+            "h2": ("settled", True, "false division"),
+        }, who
+    assert results(t.view("auditor")) == {"h1": 0, "h2": -400}

@@ -137,6 +137,41 @@ def test_VU_25_false_division_pays_on_each_hand_and_VU_26_penalty(app, table):
     assert fold_balances(app)[f"pool:{table_id}"] == PENALTY
 
 
+def _status_live_and_replayed(app, rid, hand_id):
+    """The hand's status as the application reads it, and as the round's stored events fold
+    from nothing (how a round stored before any change reads)."""
+    replayed = project(None, list(app.events.get(UUID(rid))))
+    return app.get_round(rid).hands[hand_id]["status"], replayed.hands[hand_id]["status"]
+
+
+def test_VU_24_a_hand_thrown_up_reads_settled_once_paid(app, table):
+    table_id, dealer, ann, bob = table
+    rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "2H", "3S", "4S"])
+    app.act(rid, "serve_out_of_order", actor=dealer, hand="h2")
+    app.act(rid, "throw_up", actor=ann, hand="h1")
+    app.act(rid, "stand", actor=bob, hand="h2")
+    app.act(rid, "dealer_stand", actor=dealer)
+
+    assert app.get_round(rid).phase == "ended"
+    assert _settled(app, rid)["h1"].outcome == "thrown up"
+    assert _status_live_and_replayed(app, rid, "h1") == ("settled", "settled")
+    assert _status_live_and_replayed(app, rid, "h2") == ("stood", "stood")
+
+
+def test_VU_25_a_falsely_divided_hand_reads_settled_once_paid(app, table):
+    table_id, dealer, ann, bob = table
+    rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "2H", "3S", "4S"])
+    app.act(rid, "false_division", actor=dealer, hand="h1")
+    assert _status_live_and_replayed(app, rid, "h1") == ("settled", "settled")
+    assert app.get_round(rid).current_turn() == "h2"
+    app.act(rid, "stand", actor=bob, hand="h2")
+    app.act(rid, "dealer_stand", actor=dealer)
+
+    assert app.get_round(rid).phase == "ended"
+    assert _settled(app, rid)["h1"].amount == -200
+    assert _status_live_and_replayed(app, rid, "h1") == ("settled", "settled")
+
+
 def _refused(app, error, call, *args, **kwargs):
     """The command is refused with ``error`` citing VU-25, and nothing is written."""
     stored = app.recorder.max_notification_id()
