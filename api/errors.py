@@ -65,6 +65,9 @@ class ProblemSchema(Schema):
     version = fields.Integer(
         metadata={"description": "stored-events-damaged only: the damaged event's version"}
     )
+    option = fields.String(
+        metadata={"description": "invalid-rules only: the table option refused (or family)"}
+    )
     errors = fields.Dict(
         keys=fields.String(),
         values=fields.Raw(),
@@ -121,8 +124,15 @@ def _title(kind: str) -> str:
 
 
 def handle_ledger_error(error: ledger_errors.LedgerError) -> Response:
+    # A refused table option is named as a member too, so a form can mark its field.
+    option = error.details.get("option") if isinstance(error, ledger_errors.InvalidRules) else None
     return problem(
-        status_for(error), _title(error.kind), error.message, kind=error.kind, clause=error.clause
+        status_for(error),
+        _title(error.kind),
+        error.message,
+        kind=error.kind,
+        clause=error.clause,
+        option=option,
     )
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from marshmallow import Schema, ValidationError, fields, validate
 
 from ledger.accounts import MAX_AMOUNT
@@ -57,22 +55,14 @@ class Text(fields.String):
 
 
 class OptionValue(fields.Raw):
-    """A table option's value: any JSON value (the rule set checks its type), but a string is
-    checked as ``Text`` is (without needing a visible character: a seed may be anything). The
-    document's ``pattern`` applies to strings only, as JSON Schema's does."""
+    """A table option's value: any JSON value. The family's rule set is the one judge of an
+    option (its name, type, text and range), so that every refused option gets one answer,
+    422 ``invalid-rules`` naming it; the document's ``pattern`` (strings only, as JSON
+    Schema's) tells what text an option may hold."""
 
     def __init__(self, **kwargs):
         kwargs["metadata"] = {"pattern": TEXT_PATTERN, **kwargs.get("metadata", {})}
         super().__init__(allow_none=True, **kwargs)  # null is a value (bank_cap, fixed_bet)
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, str):
-            problem = text_problem(value, visible=False)
-            if problem is not None:
-                raise ValidationError(f"Not valid text: it {problem}.")
-        if isinstance(value, Decimal | float):  # api/body.py reads 2.5 and 2e2 as Decimal
-            raise ValidationError(f"Not a valid option: a number is {INTEGER_ONLY}.")
-        return super()._deserialize(value, attr, data, **kwargs)
 
 
 def amount(minimum: int = 1, **kwargs) -> StrictInteger:

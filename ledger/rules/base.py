@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, fields
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, ClassVar, Self, get_type_hints
 
@@ -114,8 +115,13 @@ def _check_type(family: str, name: str, hint: Any, value: Any) -> None:
         for a in allowed
     )
     if not ok:
-        names = " or ".join(a.__name__ for a in allowed)
-        raise InvalidRules(f"option {name} of {family} must be {names}, got {value!r}", option=name)
+        names, given = " or ".join(a.__name__ for a in allowed), repr(value)
+        if int in allowed and isinstance(value, float | Decimal):
+            # 6.0 or 6e0 (JSON numbers with a fraction or an exponent reach here as Decimal):
+            # refused like any other wrong type, with a hint about the one way to write it.
+            names += " written without a fraction or an exponent (6, not 6.0)"
+            given = str(value)
+        raise InvalidRules(f"option {name} of {family} must be {names}, got {given}", option=name)
 
 
 def choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
