@@ -17,33 +17,30 @@ Environment:
 
 import os
 
-from ledger.config import env_int, env_str
+from api.serving import server_settings
 
-_host = env_str("HOST", "127.0.0.1")
-_port = env_int("PORT", 8000)
+_server = server_settings()  # the variables above; python -m api checks them before exec
 
 wsgi_app = "api.wsgi:app"
-# An IPv6 address needs brackets in a bind address.
-bind = [f"[{_host}]:{_port}" if ":" in _host else f"{_host}:{_port}"]
-workers = env_int("WEB_CONCURRENCY", 2)
+bind = [_server.bind]
+workers = _server.workers
 worker_class = "gthread"
-threads = env_int("GUNICORN_THREADS", 4)
+threads = _server.threads
 # Off on purpose: an app built in the master would share its database connections with every
 # forked worker. Each worker imports api.wsgi itself.
 preload_app = False
-timeout = env_int("GUNICORN_TIMEOUT", 30)
+timeout = _server.timeout
 graceful_timeout = 10  # a stop lets requests in flight finish, but not forever
 keepalive = 5  # load generators and front ends reuse connections between calls
 # gunicorn 24+ opens a control socket at one fixed path per user: two servers on one machine
 # (tests, benchmarks) would fight over it, and nothing here uses it. Older versions ignore it.
 control_socket_disable = True
 
-_access = env_str("ACCESS_LOG", "-")
-accesslog = None if _access.lower() in ("off", "none", "") else _access
+accesslog = _server.access_log
 # Ends with the worker's pid, "<1234>": with several workers, which one served a request.
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms %(p)s'
 errorlog = "-"
-loglevel = env_str("GUNICORN_LOG_LEVEL", "info")
+loglevel = _server.log_level
 
 # A worker serves at most ``threads`` requests at once, so its PostgreSQL pools need no more
 # connections than that; eventsourcing's default (5 per application, 3 applications per worker)
@@ -61,12 +58,15 @@ def on_starting(server):  # noqa: ARG001 - gunicorn's hook signature
     start, with one clear traceback instead of one per worker."""
     from api import create_app
     from api.serving import multiprocess_refusal
-    from ledger.config import store_env
+    from ledger.config import SettingError, store_env
 
-    refusal = multiprocess_refusal(store_env())
-    if refusal is not None:
-        raise SystemExit(f"gunicorn: {refusal}")
-    app = create_app()
+    try:
+        refusal = multiprocess_refusal(store_env())
+        if refusal is not None:
+            raise SystemExit(f"gunicorn: {refusal}")
+        app = create_app()
+    except SettingError as error:  # one line naming the variable, as python -m api says it
+        raise SystemExit(f"gunicorn: {error}") from None
     app.extensions["ledger"].close()
     app.extensions["api_store"].close()
     os.environ["CREATE_TABLE"] = "false"

@@ -12,6 +12,9 @@ workers then find the tables and the key in place instead of racing to create th
 a store the workers share, so the memory store is refused here (exit 2, saying to use
 ``--dev``; see ``api.serving``). With ``--dev`` the key is made in the process that serves
 (under FLASK_DEBUG's reloader: the child that serves, not the parent that watches the files).
+
+Every setting is read before anything starts; a bad one (``ledger.config.SettingError``) is
+refused in one line naming the variable, with exit status 2.
 """
 
 from __future__ import annotations
@@ -26,8 +29,8 @@ from werkzeug.serving import is_running_from_reloader
 
 from api import create_app
 from api.keys_cli import ensure_admin_key
-from api.serving import multiprocess_refusal
-from ledger.config import describe, env_int, env_str, store_env
+from api.serving import ServerSettings, multiprocess_refusal, server_settings
+from ledger.config import SettingError, describe, store_env
 
 CONFIG = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
 
@@ -53,23 +56,22 @@ def banner(app, host: str, port: int) -> None:
         )
 
 
-def gunicorn_argv() -> list[str]:
+def gunicorn_argv(server: ServerSettings) -> list[str]:
     """The command that replaces this process: gunicorn with the repository's config, or,
     when the package was installed without it, the same essentials as options."""
     argv = [sys.executable, "-m", "gunicorn"]
     if CONFIG.is_file():
         return [*argv, "--config", str(CONFIG)]
-    host, port = env_str("HOST", "127.0.0.1"), env_int("PORT", 8000)
     return [
         *argv,
         "--bind",
-        f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+        server.bind,
         "--workers",
-        str(env_int("WEB_CONCURRENCY", 2)),
+        str(server.workers),
         "--worker-class",
         "gthread",
         "--threads",
-        str(env_int("GUNICORN_THREADS", 4)),
+        str(server.threads),
         "--access-logfile",
         "-",
         "api.wsgi:app",
@@ -84,14 +86,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--dev", action="store_true", help="Flask's development server instead of gunicorn"
     )
     args = parser.parse_args(argv)
-    host = env_str("HOST", "127.0.0.1")
-    port = env_int("PORT", 8000)
-    Path("var").mkdir(exist_ok=True)  # the SQLite default lives there
-    env = store_env()
-    refusal = None if args.dev else multiprocess_refusal(env)
-    if refusal is not None:
-        parser.exit(2, f"python -m api: {refusal}\n")
-    app = create_app({"STORE_ENV": env})
+    try:
+        # Every setting is read here, before anything starts: a bad one (SettingError names
+        # it and what it may be) is one line and exit 2, whichever part of the server reads it.
+        server = server_settings()
+        env = store_env()  # makes the SQLite file's directory, when the store is one
+        refusal = None if args.dev else multiprocess_refusal(env)
+        if refusal is not None:
+            parser.exit(2, f"python -m api: {refusal}\n")
+        app = create_app({"STORE_ENV": env})
+    except SettingError as error:
+        parser.exit(2, f"python -m api: {error}\n")
+    host, port = server.host, server.port
     if args.dev:
         # Flask reads FLASK_DEBUG itself; with it, a reloader process watches the files and
         # runs the server in a child: only the child serves, so only it prints the key.
@@ -104,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     # Close the store before exec: the workers open their own connections after the fork.
     app.extensions["ledger"].close()
     app.extensions["api_store"].close()
-    command = gunicorn_argv()
+    command = gunicorn_argv(server)
     os.execv(command[0], command)
 
 

@@ -27,6 +27,7 @@ from api.errors import status_for
 from api.resources.audit_view import audit_for
 from api.resources.rounds import ANY_ROLE
 from api.schemas.rounds import RoundAuditSchema
+from ledger.config import SettingError
 from ledger.errors import LedgerError
 from replay.damage import StoreDamaged
 
@@ -138,7 +139,7 @@ def cookie_secure_setting(config: Any, environ: Any) -> str:
         raw = environ.get("AUDIT_COOKIE_SECURE", "auto")
     value = str(raw).strip().lower() or "auto"
     if value not in COOKIE_SECURE:
-        raise ValueError(f"AUDIT_COOKIE_SECURE must be one of auto, true, false; not {raw!r}")
+        raise SettingError(f"AUDIT_COOKIE_SECURE must be one of auto, true, false; not {raw!r}")
     return value
 
 

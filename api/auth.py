@@ -23,6 +23,7 @@ from typing import Any
 from flask import current_app, g, request
 
 from api.errors import problem
+from ledger.config import SettingError
 
 ROLES = ("admin", "dealer", "player", "auditor")
 HOUSE = "house"  # whom a dealer key without a player acts as (casino tables)
@@ -82,7 +83,7 @@ def key_cache_setting(config: Any, environ: Any) -> float:
     except (TypeError, ValueError):
         seconds = math.nan
     if not (math.isfinite(seconds) and seconds >= 0):
-        raise ValueError(
+        raise SettingError(
             f"API_KEY_CACHE_SECONDS must be a number of seconds, 0 or more; not {raw!r}"
         )
     return seconds

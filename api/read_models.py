@@ -16,7 +16,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from ledger.config import env_int, env_str
+from ledger.config import env_choice, env_int
 
 MODES = ("inline", "external")
 
@@ -26,12 +26,8 @@ def init_app(app: Flask, ledger: Any, env: dict[str, str]) -> None:
 
     settings = {**env, **{k: str(v) for k, v in app.config.items() if k.startswith("LEDGER_")}}
     source = {**os.environ, **settings}
-    mode = env_str("LEDGER_PROJECTIONS", "inline", source).strip().lower() or "inline"
-    if mode not in MODES:
-        raise ValueError(f"LEDGER_PROJECTIONS must be one of {', '.join(MODES)}; got {mode!r}")
-    wait_ms = env_int("LEDGER_PROJECTION_WAIT_MS", 2000, source)
-    if wait_ms < 0:
-        raise ValueError(f"LEDGER_PROJECTION_WAIT_MS must be 0 or more, got {wait_ms}")
+    mode = env_choice("LEDGER_PROJECTIONS", "inline", MODES, source)
+    wait_ms = env_int("LEDGER_PROJECTION_WAIT_MS", 2000, source, minimum=0)
     app.config["LEDGER_PROJECTIONS"] = mode
     app.config["LEDGER_PROJECTION_WAIT_MS"] = wait_ms
     projections = open_projections(ledger, env)

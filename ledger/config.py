@@ -37,6 +37,13 @@ POSTGRES_OPTIONAL = (
     "POSTGRES_MAX_OVERFLOW",
     "POSTGRES_CONNECT_TIMEOUT",
 )
+# The numbers among them, with their bounds (a port; connections; seconds).
+_POSTGRES_NUMBERS: dict[str, tuple[int, int | None]] = {
+    "POSTGRES_PORT": (1, 65535),
+    "POSTGRES_POOL_SIZE": (0, None),
+    "POSTGRES_MAX_OVERFLOW": (0, None),
+    "POSTGRES_CONNECT_TIMEOUT": (0, None),
+}
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -44,7 +51,13 @@ _TRUE = frozenset({"1", "true", "yes", "on", "y", "t"})
 _FALSE = frozenset({"0", "false", "no", "off", "n", "f", ""})
 
 
-class StoreSettingError(ValueError):
+class SettingError(ValueError):
+    """A setting (an environment variable, or the app config key of the same name) that
+    cannot work. Its message is one line naming the variable and what it may be: a command
+    (``python -m api``, the CLIs) prints it and exits 2, where a traceback would bury it."""
+
+
+class StoreSettingError(SettingError):
     """A store setting that cannot work (an unknown ``LEDGER_STORE``, a SQLite path that is
     a directory, not a database, or, for a tool that only reads, not there): the command
     says so in one line and exits 2 instead of failing deep inside the store."""
@@ -70,18 +83,50 @@ def env_bool(name: str, default: bool = False, environ: Mapping[str, str] | None
         return True
     if word in _FALSE:
         return False
-    raise ValueError(f"{name} must be true or false, got {value!r}")
+    raise SettingError(f"{name} must be true or false, got {value!r}")
 
 
-def env_int(name: str, default: int, environ: Mapping[str, str] | None = None) -> int:
-    """An integer variable; an empty value means the default."""
+def env_int(
+    name: str,
+    default: int,
+    environ: Mapping[str, str] | None = None,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+) -> int:
+    """An integer variable, within ``minimum``..``maximum`` when given; an empty value means
+    the default."""
     value = _environ(environ).get(name)
     if value is None or not value.strip():
         return default
     try:
-        return int(value.strip())
+        number = int(value.strip())
     except ValueError:
-        raise ValueError(f"{name} must be an integer, got {value!r}") from None
+        number = None
+    too_low = number is not None and minimum is not None and number < minimum
+    too_high = number is not None and maximum is not None and number > maximum
+    if number is None or too_low or too_high:
+        raise SettingError(f"{name} must be {_integer_range(minimum, maximum)}, got {value!r}")
+    return number
+
+
+def _integer_range(minimum: int | None, maximum: int | None) -> str:
+    if minimum is not None and maximum is not None:
+        return f"an integer from {minimum} to {maximum}"
+    if minimum is not None:
+        return f"an integer, {minimum} or more"
+    return "an integer" if maximum is None else f"an integer, {maximum} or less"
+
+
+def env_choice(
+    name: str, default: str, choices: tuple[str, ...], environ: Mapping[str, str] | None = None
+) -> str:
+    """One of ``choices`` (case and surrounding space ignored); unset or empty: ``default``."""
+    value = _environ(environ).get(name)
+    word = (value or "").strip().lower() or default
+    if word not in choices:
+        raise SettingError(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+    return word
 
 
 def _store_kind(kind: str | None, environ: Mapping[str, str]) -> str:
@@ -160,14 +205,9 @@ def store_env(
             value = source.get(name)
             if value is not None and value.strip():
                 env[name] = value.strip()
-        for name in (
-            "POSTGRES_PORT",
-            "POSTGRES_POOL_SIZE",
-            "POSTGRES_MAX_OVERFLOW",
-            "POSTGRES_CONNECT_TIMEOUT",
-        ):
-            if name in env:
-                env_int(name, 0, env)  # fail here, naming the variable, not deep in a pool
+        for name, (low, high) in _POSTGRES_NUMBERS.items():
+            if name in env:  # fail here, naming the variable, not deep in a pool
+                env_int(name, 0, env, minimum=low, maximum=high)
 
     allow = env_bool("LEDGER_ALLOW_FIXED_SHOES", False, source)
     env["LEDGER_ALLOW_FIXED_SHOES"] = "true" if allow else "false"

@@ -79,3 +79,83 @@ def test_gunicorn_with_the_repository_config_refuses_the_memory_store(monkeypatc
 
     with pytest.raises(SystemExit, match=r"python -m api --dev"):
         conf.on_starting(None)
+
+
+# -- settings: every bad one is one line naming it, exit 2, before anything starts -----------
+
+BAD_SETTINGS = [
+    ({"AUDIT_COOKIE_SECURE": "maybe"}, "AUDIT_COOKIE_SECURE must be one of auto, true, false"),
+    ({"API_KEY_CACHE_SECONDS": "-1"}, "API_KEY_CACHE_SECONDS must be a number of seconds, 0 or"),
+    ({"LEDGER_PROJECTIONS": "bogus"}, "LEDGER_PROJECTIONS must be one of inline, external"),
+    ({"LEDGER_PROJECTION_WAIT_MS": "-5"}, "LEDGER_PROJECTION_WAIT_MS must be an integer, 0 or"),
+    ({"LEDGER_STORE": "bogus"}, "LEDGER_STORE must be one of memory, sqlite, postgres"),
+    ({"LEDGER_SQLITE_PATH": "."}, "LEDGER_SQLITE_PATH '.' is a directory"),
+    ({"LEDGER_ALLOW_FIXED_SHOES": "perhaps"}, "LEDGER_ALLOW_FIXED_SHOES must be true or false"),
+    ({"PORT": "abc"}, "PORT must be an integer from 0 to 65535"),
+    ({"PORT": "70000"}, "PORT must be an integer from 0 to 65535"),
+    ({"WEB_CONCURRENCY": "abc"}, "WEB_CONCURRENCY must be an integer, 1 or more"),
+    ({"GUNICORN_THREADS": "0"}, "GUNICORN_THREADS must be an integer, 1 or more"),
+    ({"GUNICORN_TIMEOUT": "-1"}, "GUNICORN_TIMEOUT must be an integer, 0 or more"),
+    ({"GUNICORN_LOG_LEVEL": "loud"}, "GUNICORN_LOG_LEVEL must be one of debug, info, warning"),
+    (
+        {"LEDGER_STORE": "postgres", "POSTGRES_PORT": "x"},
+        "POSTGRES_PORT must be an integer from 1 to 65535",
+    ),
+]
+
+
+@pytest.mark.parametrize("dev", [False, True], ids=["gunicorn", "dev"])
+@pytest.mark.parametrize(("settings", "says"), BAD_SETTINGS, ids=lambda v: str(v)[:40])
+def test_a_bad_setting_is_refused_in_one_line_naming_it(
+    served, monkeypatch, tmp_path, capsys, settings, says, dev
+):
+    monkeypatch.setenv("LEDGER_STORE", "sqlite")
+    monkeypatch.setenv("LEDGER_SQLITE_PATH", str(tmp_path / "db" / "ledger.sqlite3"))
+    for name, value in settings.items():
+        monkeypatch.setenv(name, value)
+
+    with pytest.raises(SystemExit) as stopped:
+        api_main.main(["--dev"] if dev else [])
+
+    out, err = capsys.readouterr()
+    assert stopped.value.code == 2
+    assert err.startswith(f"python -m api: {says}") and err.count("\n") == 1, err
+    assert out == "" and served == []  # no banner, no key, nothing served
+
+
+@pytest.mark.parametrize(
+    "store",
+    [
+        {"LEDGER_STORE": "sqlite", "LEDGER_SQLITE_PATH": "elsewhere/ledger.sqlite3"},
+        {"LEDGER_STORE": "memory"},  # refused without --dev: nothing made either
+        {"LEDGER_STORE": "postgres", "POSTGRES_PORT": "x"},  # refused before connecting
+    ],
+    ids=["sqlite-elsewhere", "memory", "postgres"],
+)
+def test_python_m_api_makes_only_the_directory_its_sqlite_file_needs(monkeypatch, tmp_path, store):
+    for name, value in store.items():
+        monkeypatch.setenv(name, value)
+    started = []
+    monkeypatch.setattr(api_main.os, "execv", lambda *argv: started.append(argv))
+
+    try:
+        api_main.main([])
+    except SystemExit as stopped:
+        assert stopped.code == 2
+
+    assert not (tmp_path / "var").exists()
+    made = sorted(p.name for p in tmp_path.iterdir())
+    assert made == (["elsewhere"] if store["LEDGER_STORE"] == "sqlite" else [])
+    assert bool(started) == (store["LEDGER_STORE"] == "sqlite")
+
+
+def test_gunicorn_with_the_repository_config_refuses_a_bad_setting_naming_it(monkeypatch):
+    for name in ("POSTGRES_POOL_SIZE", "CREATE_TABLE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LEDGER_STORE", "bogus")
+    spec = importlib.util.spec_from_file_location("gunicorn_conf", REPO / "gunicorn.conf.py")
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+
+    with pytest.raises(SystemExit, match=r"^gunicorn: LEDGER_STORE must be one of memory"):
+        conf.on_starting(None)

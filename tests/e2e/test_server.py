@@ -138,3 +138,27 @@ def test_python_m_api_refuses_the_memory_store_before_starting_gunicorn(tmp_path
     assert done.returncode == 2, done.stderr
     assert "python -m api --dev" in done.stderr
     assert "Listening at" not in done.stderr and "keep it" not in done.stdout
+
+
+def test_python_m_api_refuses_a_bad_setting_in_one_line_and_makes_no_var(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "api"],
+        cwd=tmp_path,
+        env={
+            **os.environ,
+            "PYTHONPATH": str(REPO),
+            "LEDGER_STORE": "sqlite",
+            "LEDGER_SQLITE_PATH": str(tmp_path / "db" / "ledger.sqlite3"),
+            "AUDIT_COOKIE_SECURE": "maybe",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "python -m api: AUDIT_COOKIE_SECURE must be one of auto, true, false; not 'maybe'\n"
+    )
+    assert done.stdout == "" and not (tmp_path / "var").exists()
