@@ -11,6 +11,12 @@ Two layers, so a retry never applies a command twice even if the process dies be
 Only 2xx responses are kept: a refusal writes nothing to the ledger, so repeating the request
 simply asks again (and may succeed once, say, the funds are there). Keys are per API key, so
 two clients cannot collide, and they live in the store, so they survive restarts.
+
+Twins sent at once (a client retrying before the first answer came) all miss the kept
+response, and all reach the ledger, which applies the command once and answers the others
+with its record of it (``replayed``). Each of those waits for the first request's response to
+be kept and answers with it; whichever twin keeps its response second answers with the first
+one kept. So every twin gets the first response, with ``Idempotent-Replayed: true``.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import time
 from collections.abc import Callable
 from copy import deepcopy
 from typing import Any
@@ -34,6 +41,9 @@ REPLAYED = "Idempotent-Replayed"
 MAX_LENGTH = 200
 # Response headers replayed with the body (the rest are recomputed by Flask).
 KEPT_HEADERS = ("Location",)
+# How long a twin the ledger answered from its record waits for the first response to be kept.
+# Past it (the first request's process died before keeping it), the twin's own answer stands.
+FIRST_RESPONSE_WAIT = 2.0
 
 
 def request_fingerprint() -> str:
@@ -102,6 +112,9 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
         g.command_id = command_id_for(key_id, idem)
         response = make_response(view(*args, **kwargs))
         if 200 <= response.status_code < 300 and not response.is_streamed:
+            first = _ledger_replayed(response) and _first_response(store, idem, key_id)
+            if first:
+                return _conflict(idem) if first.fingerprint != print_ else _stored_reply(first)
             headers = {h: response.headers[h] for h in KEPT_HEADERS if h in response.headers}
             saved = store.save_response(
                 idem,
@@ -112,9 +125,8 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
                 mimetype=response.mimetype or "application/json",
                 headers=headers,
             )
-            if saved is not None and saved.fingerprint != print_:
-                # A concurrent twin with other content got there first.
-                return _conflict(idem)
+            if saved is not None:  # a concurrent twin's response was kept first
+                return _conflict(idem) if saved.fingerprint != print_ else _stored_reply(saved)
         return response
 
     doc = deepcopy(getattr(view, "_apidoc", {}))
@@ -131,6 +143,33 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
     wrapper._apidoc = doc  # type: ignore[attr-defined]
     wrapper._idempotent = True  # type: ignore[attr-defined]  # for api/responses.py
     return wrapper
+
+
+def _ledger_replayed(response: Response) -> bool:
+    """Whether the ledger answered from its record of the command (another request with this
+    key applied it): its ``replayed`` flag, which the views pass on (an action's ``result``,
+    a table command's or a deal sale's body). Views whose bodies leave it out describe the
+    state after the command, the same for every twin."""
+    body = response.get_json(silent=True)
+    if not isinstance(body, dict):
+        return False
+    result = body.get("result")
+    return body.get("replayed") is True or (
+        isinstance(result, dict) and result.get("replayed") is True
+    )
+
+
+def _first_response(store: Any, idem: str, key_id: str) -> Any:
+    """The first request's response once it is kept, or None if it is not within
+    ``FIRST_RESPONSE_WAIT``."""
+    deadline = time.monotonic() + FIRST_RESPONSE_WAIT
+    pause = 0.005
+    while True:
+        stored = store.get_response(idem, key_id)
+        if stored is not None or time.monotonic() >= deadline:
+            return stored
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
 
 
 def _conflict(idem: str) -> Response:
