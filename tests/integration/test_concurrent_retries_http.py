@@ -73,12 +73,12 @@ def test_twins_with_one_idempotency_key_all_get_the_first_response(store_env, wo
             first = next(a for a in answers if "Idempotent-Replayed" not in a.headers)
             assert all(a.get_data() == first.get_data() for a in answers)
             assert "replayed" not in first.json["result"]  # the request that applied it
-            stakes = [
-                e for e in ledger.events.get(UUID(rid)) if isinstance(e, Round.StakePlaced)
-            ]
+            stakes = [e for e in ledger.events.get(UUID(rid)) if isinstance(e, Round.StakePlaced)]
             assert len(stakes) == 1
-        balance = apps[0].test_client().get(
-            f"/v1/players/{ann}", headers={"Authorization": f"Bearer {secret}"}
+        balance = (
+            apps[0]
+            .test_client()
+            .get(f"/v1/players/{ann}", headers={"Authorization": f"Bearer {secret}"})
         )
         assert balance.json["balance"] == DEPOSIT - REPEATS * STAKE
     finally:
