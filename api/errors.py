@@ -65,6 +65,12 @@ class ProblemSchema(Schema):
     version = fields.Integer(
         metadata={"description": "stored-events-damaged only: the damaged event's version"}
     )
+    position = fields.Integer(
+        metadata={
+            "description": "stored-events-damaged only: the damaged event's position in the "
+            "log, when known (the read models name it; the round audit reads streams)"
+        }
+    )
     errors = fields.Dict(
         keys=fields.String(),
         values=fields.Raw(),
@@ -197,6 +203,7 @@ def handle_store_damaged(error: Any) -> Response:
         kind="stored-events-damaged",
         stream=error.stream,
         version=error.version,
+        position=error.position,
     )
 
 
