@@ -129,8 +129,11 @@ class FactDecoder:
         return plain(vars(decode_with(self.mapper, stored)))
 
     def _loads(self, stored: Any) -> dict[str, Any]:
+        state = stored.state
+        if type(state) is not bytes:  # text where bytes were written: the mapper fails too
+            raise undecodable(stored, TypeError(f"stored as {type(state).__name__}, not bytes"))
         try:
-            fields = orjson.loads(stored.state)
+            fields = orjson.loads(state)
         except orjson.JSONDecodeError as error:
             raise undecodable(stored, error) from None
         if type(fields) is not dict:

@@ -110,6 +110,23 @@ def test_bytes_that_are_json_but_no_object_are_damage_too(stored, capsys):
     assert f"v{version} of stream {stream} (position {position})" in capsys.readouterr().err
 
 
+def test_json_stored_as_text_is_damage_as_the_mapper_finds_it(stored, capsys):
+    """SQLite keeps what an UPDATE writes: text where the recorder wrote bytes. The mapper
+    cannot decode it (export says so); the projectors say the same rather than copy it."""
+    env, path = stored
+    with sqlite3.connect(path) as db:
+        rowid, state = db.execute(
+            "select rowid, state from stored_events where topic like '%Round.CardDealt'"
+            " order by rowid limit 1"
+        ).fetchone()
+        db.execute("update stored_events set state=? where rowid=?", (state.decode(), rowid))
+
+    assert main(["rebuild"], env=env) == 1
+    assert f"(position {rowid}) cannot be decoded" in one_line(capsys.readouterr().err)
+    assert main(["export"], env=env) == 1  # the same event, the same verdict
+    assert f"(position {rowid}) cannot be decoded" in capsys.readouterr().err
+
+
 def test_a_damaged_topic_is_named(stored, capsys):
     env, path = stored
     with sqlite3.connect(path) as db:
