@@ -68,6 +68,12 @@ class ProblemSchema(Schema):
     option = fields.String(
         metadata={"description": "invalid-rules only: the table option refused (or family)"}
     )
+    position = fields.Integer(
+        metadata={
+            "description": "stored-events-damaged only: the damaged event's position in the "
+            "log, when known (the read models name it; the round audit reads streams)"
+        }
+    )
     errors = fields.Dict(
         keys=fields.String(),
         values=fields.Raw(),
@@ -207,6 +213,7 @@ def handle_store_damaged(error: Any) -> Response:
         kind="stored-events-damaged",
         stream=error.stream,
         version=error.version,
+        position=error.position,
     )
 
 

@@ -4,6 +4,8 @@ A write answers with the position of its last event. A read given ``?position=N`
 only once every projection has reached N: in ``inline`` mode (the default) the request folds
 the missing events itself; in ``external`` mode it waits for ``python -m replay project``.
 Either way it waits at most ``LEDGER_PROJECTION_WAIT_MS`` and then answers 503 with the lag.
+A position beyond the log's last one is refused at once (422 ``cursor-beyond-log``, the feed's
+rule: ``api.log_positions``): no write answered it, and no wait would reach it.
 Without a position an inline read first folds whatever is new (never waiting on another
 projector), so it is as fresh as the store.
 """
@@ -16,6 +18,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from api.log_positions import within_the_log
 from ledger.config import env_choice, env_int
 
 MODES = ("inline", "external")
@@ -38,8 +41,12 @@ def init_app(app: Flask, ledger: Any, env: dict[str, str]) -> None:
 
 def views(position: int | None) -> tuple[Any, int]:
     """The read models' database once they have reached ``position``, and where they stand.
-    Raises ``ProjectionLag`` (a 503) when they do not get there in time."""
+    Raises ``CursorBeyondLog`` (a 422) for a position beyond the log, ``ProjectionLag`` (a
+    503) when they do not get there in time, and ``StoreDamaged`` (a 500 naming the event)
+    when the projectors stop at a stored event they cannot read."""
     projections = current_app.extensions["projections"]
+    if position is not None:
+        within_the_log(projections.app, "position", position, "pass a position a write answered")
     reached = projections.ensure(
         position,
         current_app.config["LEDGER_PROJECTION_WAIT_MS"] / 1000,

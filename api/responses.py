@@ -13,7 +13,9 @@ What is derived, and from what:
 * 404: the path names a resource;
 * 409: a write to a resource the path names (a rule, turn, phase or concurrency refusal);
 * 422: the view has a schema for its body or query, or is ``idempotent`` (a key reused);
-* 503 (with ``Retry-After``): its query is a ``ReadArgsSchema``, so it reads the read models;
+* 503 (with ``Retry-After``), 422 ``cursor-beyond-log`` and 500 ``stored-events-damaged``:
+  its query is a ``ReadArgsSchema``, so it reads the read models (``?position=``, projectors
+  that stop at a damaged event);
 * ``Location`` on a 201, ``Idempotent-Replayed`` on the successes of an ``idempotent`` view;
 * anything else a view answers, it declares with ``@answers(status, reason)``.
 
@@ -133,6 +135,11 @@ REFUSED = (
 INVALID = "validation-error: the body or query fails its schema (errors: field -> messages)"
 INVALID_COMMAND = "invalid-command or invalid-rules: the ledger refuses the command as given"
 KEY_REUSED = f"idempotency-conflict: the {IDEMPOTENCY_HEADER} was first used with another request"
+BEYOND_LOG = "cursor-beyond-log: ?position= is beyond the log's last position"
+DAMAGED = (
+    "stored-events-damaged: the read models stop at a stored event that cannot be decoded; "
+    "the problem names it (stream, version, position; run `python -m replay verify`)"
+)
 NOT_PROJECTED = (
     "projection-lag: the read models have not reached ?position= in time (Retry-After); "
     "projection-superseded: this server is older than its read models (a deploy under way)"
@@ -178,6 +185,8 @@ def problem_statuses(
     if idempotent:
         add(422, KEY_REUSED)
     if any(isinstance(a.get("schema"), ReadArgsSchema) for a in arguments):
+        add(422, BEYOND_LOG)
+        add(500, DAMAGED)
         add(503, NOT_PROJECTED)
     for status, reason in _declared(view):
         add(status, reason)

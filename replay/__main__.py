@@ -87,7 +87,7 @@ def cmd_table(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
     try:
         moment = timetravel.parse_time(args.at)
     except ValueError:
-        return _fail(args, f"--at wants an ISO 8601 time, got {args.at!r}")
+        return _fail(args, f"--at wants an ISO 8601 time, got {args.at!r}", 2)
     with ledger(env) as app:
         try:
             state = timetravel.table_at(app, args.id, moment)

@@ -23,8 +23,10 @@
 
 Each stream is read once: the round's (checked as read, ``replay.damage``), each wallet's and
 the table's back to the round (``replay.stretch``), each shoe's; the chains are checked over
-what was read. The parts live beside this module: ``audit_events`` (an event as listed),
-``audit_hands``, ``audit_money`` (balances, the pool, a wallet's parts) and ``audit_shoe``.
+what was read. An event of any of them that cannot be decoded is ``StoreDamaged`` naming that
+event's own stream and version. The parts live beside this module: ``audit_events`` (an event
+as listed), ``audit_hands``, ``audit_money`` (balances, the pool, a wallet's parts) and
+``audit_shoe``.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from replay.audit_money import (
     wallet_stretch,
 )
 from replay.audit_shoe import shoe_audit
-from replay.damage import read_stream, reported
+from replay.damage import decode, read_stream, reported
 from replay.stretch import Stretch, verify_stretch
 
 __all__ = ["audit_of", "audit_round", "chains_shown", "read_round", "summarize"]
@@ -113,7 +115,9 @@ def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
     transfers.sort(key=lambda t: t["time"])
     wallet_parts(hands, balances, transfers)
 
-    shoe_events = {sid: list(app.events.get(UUID(sid))) for sid in shoe_ids}
+    shoe_events = {
+        sid: [decode(app, s) for s in app.recorder.select_events(UUID(sid))] for sid in shoe_ids
+    }
     shoes = [shoe_audit(sid, read, cards) for sid, read in shoe_events.items()]
     return {
         "round_id": rid,

@@ -8,6 +8,7 @@ checks the whole store. Nothing here writes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -20,6 +21,11 @@ from eventsourcing.utils import TopicError
 # What the library raises when it meets such a stream.
 LIBRARY_ERRORS = (MapperDeserialisationError, OriginatorVersionError, OriginatorIDError, TopicError)
 ADVICE = "run `python -m replay verify` to check the store"
+# How the library's MapperDeserialisationError names the event it could not read.
+_LIBRARY_NAMES = re.compile(
+    r"topic '(?P<topic>[^']*)', originator_id '(?P<stream>[^']*)' and "
+    r"originator_version (?P<version>\d+)"
+)
 
 
 class StoreDamaged(Exception):
@@ -69,19 +75,39 @@ def _where(stream: Any, version: int | None, position: int | None, topic: str | 
 def decode(app: Any, stored: Any) -> Any:
     """The domain event of a stored event or notification, or :class:`StoreDamaged` naming it
     (with its position when it is a notification)."""
+    return decode_with(app.mapper, stored)
+
+
+def decode_with(mapper: Any, stored: Any) -> Any:
+    """:func:`decode` with an application's ``mapper``."""
     try:
-        return app.mapper.to_domain_event(stored)
+        return mapper.to_domain_event(stored)
     except (MapperDeserialisationError, TopicError) as error:
-        position = getattr(stored, "id", None)
-        where = _where(stored.originator_id, stored.originator_version, position, stored.topic)
         cause = error.__cause__ if isinstance(error, MapperDeserialisationError) else error
-        raise StoreDamaged(
-            f"{where} cannot be decoded ({type(cause).__name__}: {cause})",
-            stream=stored.originator_id,
-            version=stored.originator_version,
-            position=position,
-            event_type=_type_name(stored.topic),
-        ) from error
+        raise undecodable(stored, cause) from error
+
+
+def undecodable(stored: Any, cause: BaseException | None) -> StoreDamaged:
+    """:class:`StoreDamaged` for a stored event (or notification: its ``id`` is the position)
+    whose bytes or topic cannot be read, ``cause`` the error met reading them."""
+    position = getattr(stored, "id", None)
+    return _undecodable(
+        stored.originator_id, stored.originator_version, position, stored.topic, cause
+    )
+
+
+def _undecodable(
+    stream: Any, version: int, position: int | None, topic: str, cause: Any
+) -> StoreDamaged:
+    where = _where(stream, version, position, topic)
+    why = f" ({type(cause).__name__}: {cause})" if isinstance(cause, BaseException) else ""
+    return StoreDamaged(
+        f"{where} cannot be decoded{why}",
+        stream=stream,
+        version=version,
+        position=position,
+        event_type=_type_name(topic),
+    )
 
 
 def missing(stream: Any, expected: int, found: int, position: int | None = None) -> StoreDamaged:
@@ -153,7 +179,13 @@ def explain(error: Exception, stream: Any = None) -> StoreDamaged:
             version=wanted,
         )
     if isinstance(error, MapperDeserialisationError):
-        return StoreDamaged(str(error), stream=stream)
+        # The library names the event only in its message (eventsourcing 9.5's wording).
+        named = _LIBRARY_NAMES.search(str(error))
+        if named is None:
+            return StoreDamaged(str(error), stream=stream)
+        return _undecodable(
+            named["stream"], int(named["version"]), None, named["topic"], error.__cause__
+        )
     where = f"stream {stream}: " if stream is not None else ""
     return StoreDamaged(f"{where}{type(error).__name__}: {error}", stream=stream)
 

@@ -1,7 +1,8 @@
 """A stretch of a stream read back from its end: the events after the newest one a test holds
 for, and that one (the anchor, their first link). A round's audit reads a wallet's or a
 table's stream so, to the round and no further, and both weighs the stretch and checks its
-hash chain from what was read once."""
+hash chain from what was read once. An event that cannot be decoded is ``StoreDamaged``
+naming it (its own stream and version: ``replay.damage``)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 from uuid import UUID
 
 from ledger.domain.chain import event_fields, hash_matches, verify_chain
+from replay.damage import decode
 
 PAGE = 200  # events read back at a time
 
@@ -38,8 +40,9 @@ def read_back(app: Any, stream: UUID, until: Callable[[Any], bool]) -> Stretch:
     newer: list[Any] = []
     lte = None
     while True:
-        page = list(app.events.get(stream, lte=lte, desc=True, limit=PAGE))
-        for event in page:
+        page = app.recorder.select_events(stream, lte=lte, desc=True, limit=PAGE)
+        for stored in page:
+            event = decode(app, stored)
             if until(event):
                 return Stretch(event, newer[::-1])
             newer.append(event)

@@ -21,16 +21,20 @@ def audit_for(round_id: str, viewer: Any) -> dict:
     """The audit as ``viewer`` may see it. The round's stream is read once, checked as it is
     read: a damaged or missing stored event is named (``StoreDamaged``: a 500
     "stored-events-damaged" problem, see api/errors.py), never left to surface as the
-    library's error. A player is refused before anything else is read."""
+    library's error. Each read names its own stream (``replay.audit``); what the library
+    raises past them is named as it can be, never as an event of this round. A player is
+    refused before anything else is read."""
     app = ledger()
     rnd, events = read_round(app, round_id)
     if not sees_all(viewer):
         _check_player(rnd, viewer)
-    with reported(round_id):
+    with reported():
         report = audit_of(app, rnd, events)
     if sees_all(viewer):
         return {**report, "scope": "full"}
-    secret = {str(s) for s in withheld_shoes(app, app.get_table(str(rnd.table_id)), viewer)}
+    with reported(rnd.table_id):
+        table = app.get_table(str(rnd.table_id))
+    secret = {str(s) for s in withheld_shoes(app, table, viewer)}
     return player_audit(rnd, report, viewer, secret)
 
 

@@ -8,13 +8,13 @@ import time
 from typing import Any
 
 from flask import Response, g, request, stream_with_context
-from werkzeug.exceptions import UnprocessableEntity
 
 from api.auth import require
 from api.body import Blueprint
 from api.errors import problem
+from api.log_positions import log_head, within_the_log
 from api.resources.common import ledger, table_members
-from api.resources.feed import log_head, table_page
+from api.resources.feed import table_page
 from api.responses import answers
 from api.schemas.events import EventPageSchema, EventQuerySchema, StreamQuerySchema
 
@@ -42,23 +42,9 @@ def page(args, table_id):
     return {"items": items, "next": cursor, "more": more}
 
 
-class CursorBeyondLog(UnprocessableEntity):
-    """422 ``cursor-beyond-log``: the request is well formed, the log is not there yet."""
-
-    kind = "cursor-beyond-log"
-    title = "Cursor beyond the log"
-
-
 def _within_the_log(app: Any, after: int) -> int:
-    """The log's head, once ``after`` is checked against it. A cursor is a position the log
-    has reached (every ``next`` is): one beyond it would come back as ``next`` and silently
-    skip the events written up to it."""
-    head = log_head(app)
-    if after > head:
-        raise CursorBeyondLog(
-            f"after={after} is beyond the log's last position ({head}): pass 0 or a page's next"
-        )
-    return head
+    """The log's head, once ``after`` is checked against it (``api.log_positions``)."""
+    return within_the_log(app, "after", after, "pass 0 or a page's next")
 
 
 @blp.route("/<uuid:table_id>/events/stream")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from api.log_positions import log_head
 from api.shoe_secrets import burns_shown, mask_shoe_event, withheld_shoes
 from api.table_members import TableMembers
 from api.visibility import CHAIN_FIELDS, burn_shoes, event_record, event_views, sees_all
@@ -19,11 +20,6 @@ from replay.event_rows import page_reader
 
 BATCH = 500
 SCAN = 20_000  # positions one page request reads at most
-
-
-def log_head(app: Any) -> int:
-    """The log's last position (0: empty)."""
-    return app.recorder.max_notification_id() or 0
 
 
 def round_events(

@@ -26,7 +26,8 @@ class ReadArgsSchema(Schema):
         validate=validate.Range(min=0, max=2**63 - 1),
         metadata={
             "description": "read-your-writes: answer only once the read models have reached "
-            "this position (the `position` a write returned); 503 if not in time"
+            "this position (the `position` a write returned); 503 if not in time, 422 "
+            "(cursor-beyond-log) beyond the log's last position"
         },
     )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=1000))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import signal
 import sys
 import threading
@@ -161,6 +162,18 @@ def cmd_status(args: argparse.Namespace, env: Mapping[str, str] | None = None) -
     return 0
 
 
+def _seconds(text: str) -> float:
+    """A wait in seconds (0 or more, finite): anything else is bad usage (exit 2), found
+    before the worker starts rather than by its first sleep."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(f"wants a number of seconds, 0 or more; got {text!r}")
+    return value
+
+
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "project",
@@ -170,7 +183,7 @@ def register(subparsers: Any) -> None:
         "several workers (and API processes) may run at once.",
     )
     p.add_argument("--once", action="store_true", help="catch up to the head, then exit")
-    p.add_argument("--poll", type=float, default=0.2, metavar="SECONDS", help="default 0.2")
+    p.add_argument("--poll", type=_seconds, default=0.2, metavar="SECONDS", help="default 0.2")
     p.set_defaults(func=cmd_project)
 
     p = subparsers.add_parser(

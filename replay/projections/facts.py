@@ -8,6 +8,10 @@ back into text): it is the largest single saving of a rebuild. The mapper stays 
 authority: any event the fast path cannot read exactly as the mapper would (a cipher or
 compressor configured, an upcast class version, a value type other than a UUID or a time) is
 decoded by the mapper and then made plain.
+
+An event that cannot be read either way (its bytes or its topic damaged) is
+``replay.damage.StoreDamaged`` naming it (type, version, stream, position), never the JSON
+parser's or the library's own error.
 """
 
 from __future__ import annotations
@@ -17,9 +21,11 @@ from typing import Any
 
 import orjson
 from eventsourcing.persistence import JSONTranscoder
+from eventsourcing.utils import TopicError, resolve_topic
 
 from ledger.domain.chain import plain
 from ledger.transcoder import OrjsonTranscoder
+from replay.damage import decode_with, undecodable
 from replay.projections.projector import event_name
 
 _TYPE = b'"_type_"'
@@ -90,8 +96,8 @@ class FactDecoder:
     def __call__(self, stored: Any) -> Fact:
         topic = stored.topic
         fields: dict[str, Any] | None = None
-        if self._as_stored(topic):
-            fields = self._fast(stored.state)
+        if self._as_stored(stored):
+            fields = self._fast(stored)
         if fields is None:
             fields = self._mapped(stored)
         oid = stored.originator_id  # text from ``replay.event_rows``, a UUID from a recorder
@@ -105,16 +111,38 @@ class FactDecoder:
         """The event's fields as JSON without decoding them: the stored bytes themselves where
         they are JSON as recorded (times and UUIDs wrapped as ``{"_type_", "_data_"}``, which
         :func:`unwrap` makes plain), else the mapper's decoding made plain."""
-        if self._as_stored(stored.topic):
+        if self._as_stored(stored):
             return stored.state
         return orjson.dumps(self._mapped(stored))
 
+    def check(self, stored: Any) -> None:
+        """Raise ``StoreDamaged`` unless the event can be read: what the runner asks of an
+        event only :meth:`stored_json` will read, before anything of its batch is folded
+        (damaged bytes copied into the audit trail would fail every read of its round)."""
+        if self._as_stored(stored):
+            self._loads(stored)
+        else:
+            self._mapped(stored)
+
     def _mapped(self, stored: Any) -> dict[str, Any]:
         """The mapper's decoding (decrypted, decompressed, upcast), every value made plain."""
-        return plain(vars(self.mapper.to_domain_event(stored)))
+        return plain(vars(decode_with(self.mapper, stored)))
 
-    def _fast(self, state: bytes) -> dict[str, Any] | None:
-        fields = orjson.loads(state)
+    def _loads(self, stored: Any) -> dict[str, Any]:
+        state = stored.state
+        if type(state) is not bytes:  # text where bytes were written: the mapper fails too
+            raise undecodable(stored, TypeError(f"stored as {type(state).__name__}, not bytes"))
+        try:
+            fields = orjson.loads(state)
+        except orjson.JSONDecodeError as error:
+            raise undecodable(stored, error) from None
+        if type(fields) is not dict:
+            raise undecodable(stored, TypeError(f"JSON {type(fields).__name__}, not an object"))
+        return fields
+
+    def _fast(self, stored: Any) -> dict[str, Any] | None:
+        state = stored.state
+        fields = self._loads(stored)
         if "class_version" in fields:
             return None  # stored by an older class version: the mapper upcasts it
         stamp = fields.get("timestamp")
@@ -130,13 +158,16 @@ class FactDecoder:
         except _Unreadable:
             return None
 
-    def _as_stored(self, topic: str) -> bool:
-        """Whether events of ``topic`` are read from their stored JSON: no cipher, no
+    def _as_stored(self, stored: Any) -> bool:
+        """Whether events of ``stored``'s topic are read from their stored JSON: no cipher, no
         compressor, and no upcasting by the mapper."""
+        topic = stored.topic
         readable = self._readable.get(topic)
         if readable is None:
-            from eventsourcing.utils import resolve_topic
-
-            upcast = getattr(resolve_topic(topic), "class_version", 1) > 1
+            try:
+                cls = resolve_topic(topic)
+            except TopicError as error:
+                raise undecodable(stored, error) from None
+            upcast = getattr(cls, "class_version", 1) > 1
             readable = self._readable[topic] = self.fast and not upcast
         return readable

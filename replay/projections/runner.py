@@ -10,6 +10,11 @@ event at or below that head is already committed (SQLite has one writer at a tim
 PostgreSQL recorder allocates positions under ``LOCK TABLE … EXCLUSIVE``, so a position is
 never visible before every lower one is). The projectors' row caches are trusted only while
 the positions in ``view_projections`` are the ones this process last committed.
+
+A stored event a projector needs that cannot be read (``replay.damage.StoreDamaged``) stops
+the fold there: the events before it in its batch are committed as any batch is, and the
+error, naming the event, is raised; every later catch-up stops at the same place until the
+store is repaired.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from replay.damage import StoreDamaged
 from replay.event_rows import page_reader
 from replay.projections.audit_trail import AuditTrail
 from replay.projections.bankroll import Bankroll
@@ -173,7 +179,9 @@ class Projections:
             end = page[-1].id if len(page) == self.batch else target
             if end < target and self.read_ahead:
                 self._read_ahead(end + 1, target)
-            count = self._fold(page, positions)
+            count, damaged = self._fold(page, positions)
+            if damaged is not None:
+                end = damaged.position - 1
             for projector in self.projectors:
                 projector.flush()
             moved = {name: max(pos, end) for name, pos in positions.items()}
@@ -182,6 +190,8 @@ class Projections:
                 [(moved[p.name], p.name) for p in self.projectors],
             )
         self._committed = moved
+        if damaged is not None:
+            raise damaged
         return end, count
 
     def _page(self, start: int, target: int) -> list[Any]:
@@ -206,8 +216,13 @@ class Projections:
             self._reader.submit(self.read_page, start, self.batch, target),
         )
 
-    def _fold(self, page: Sequence[Any], positions: dict[str, int]) -> int:
+    def _fold(
+        self, page: Sequence[Any], positions: dict[str, int]
+    ) -> tuple[int, StoreDamaged | None]:
+        """Fold ``page``; how many events were folded and, when one of them cannot be read,
+        the error naming it: the events before it are folded, none after it."""
         decode = self.decode
+        damaged = None
         routes = self._by_topic
         lagging = min(positions.values()) != max(positions.values())
         pairs: list[tuple[Any, Any]] = []
@@ -224,14 +239,23 @@ class Projections:
                 if not route_handlers:
                     continue
                 needs_event = _needs_event(route_handlers)
-            pairs.append((decode(n) if needs_event else None, n))
+            try:
+                if needs_event:
+                    event = decode(n)
+                else:
+                    decode.check(n)  # a handler reads its stored JSON (the audit trail)
+                    event = None
+            except StoreDamaged as error:
+                damaged = error
+                break
+            pairs.append((event, n))
             handlers.append(route_handlers)
         for projector in self.projectors:
             projector.prefetch(pairs)
         for (event, n), route_handlers in zip(pairs, handlers):
             for handler in route_handlers:
                 handler(event, n)
-        return len(pairs)
+        return len(pairs), damaged
 
     def _route(self, topic: str) -> tuple[list[tuple[str, Handler]], tuple[Handler, ...], bool]:
         """The (projection, handler) pairs an event of ``topic`` goes to (maybe none), the

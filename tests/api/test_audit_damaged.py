@@ -83,3 +83,25 @@ def test_the_audit_page_of_a_damaged_round_says_so(store, client, make_key, auth
     page = response.get_data(as_text=True)
     assert "Stored events damaged" in page
     assert f"v2 of stream {rid}" in page and "python -m replay verify" in page
+
+
+def test_a_damaged_wallet_event_is_named_in_the_wallets_stream_not_the_rounds(
+    store, client, make_key, auth
+):
+    _, path, rid = store
+    with sqlite3.connect(path) as db:
+        (ann,) = db.execute(
+            "select originator_id from stored_events where topic like '%Player.Registered'"
+        ).fetchone()
+    ann = str(UUID(ann))
+    _damage(path, ann, 2, CORRUPT)  # Ann's deposit, read back by the audit for her balance
+
+    response = client.get(f"/v1/rounds/{rid}/audit", headers=auth(make_key("auditor")))
+
+    assert response.status_code == 500
+    problem = response.get_json()
+    assert problem["type"].endswith("/stored-events-damaged")
+    assert problem["stream"] == ann and problem["version"] == 2
+    named = f"event Player.FundsTransferred v2 of stream {ann} cannot be decoded"
+    assert named in problem["detail"]
+    assert "Failed to deserialise" not in problem["detail"]  # not the library's own message

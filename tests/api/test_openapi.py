@@ -168,8 +168,12 @@ def statuses(spec, method, path):
         ("post", "/v1/players", {"201", "400", "401", "403", "413", "415", "422"}),
         ("get", "/v1/players/{player_id}", {"200", "401", "403", "404"}),
         ("get", "/v1/tables/{table_id}", {"200", "401", "404"}),
-        ("get", "/v1/tables/{table_id}/rounds", {"200", "401", "404", "422", "503"}),
-        ("get", "/v1/tables/{table_id}/results", {"200", "401", "403", "404", "422", "503"}),
+        ("get", "/v1/tables/{table_id}/rounds", {"200", "401", "404", "422", "500", "503"}),
+        (
+            "get",
+            "/v1/tables/{table_id}/results",
+            {"200", "401", "403", "404", "422", "500", "503"},
+        ),
         (
             "post",
             "/v1/rounds/{round_id}/actions",
@@ -182,6 +186,14 @@ def statuses(spec, method, path):
 )
 def test_each_operation_documents_the_statuses_it_answers(spec, method, path, expected):
     assert statuses(spec, method, path) == expected
+
+
+def test_read_model_reads_document_a_position_beyond_the_log_and_a_damaged_store(spec):
+    for path in ("/v1/players/{player_id}/bankroll", "/v1/rounds/{round_id}/trail"):
+        responses = spec["paths"][path]["get"]["responses"]
+        assert "cursor-beyond-log" in responses["422"]["description"], path
+        assert "stored-events-damaged" in responses["500"]["description"], path
+    assert "position" in spec["components"]["schemas"]["Problem"]["properties"]
 
 
 def test_403_is_documented_only_where_a_key_can_be_refused(app, spec):

@@ -43,14 +43,14 @@ def test_an_audit_reads_back_to_the_round_and_lists_its_pool_transfers(app, monk
     # from the wallet as it stood there).
     monkeypatch.setattr(audit_money, "CLOCK_SKEW", timedelta(0))
     reads: list[tuple[UUID, dict]] = []
-    whole_get = app.events.get
+    whole_select = app.recorder.select_events  # the audit's reads and the repository's
 
-    def get(*args, **kw):
+    def select_events(*args, **kw):
         stream = args[0] if args else kw["originator_id"]
         reads.append((stream, kw))
-        return whole_get(*args, **kw)
+        return whole_select(*args, **kw)
 
-    monkeypatch.setattr(app.events, "get", get)
+    monkeypatch.setattr(app.recorder, "select_events", select_events)
     report = audit_round(app, rid)
 
     balances = {b["player"]: (b["before"], b["after"]) for b in report["balances"]}

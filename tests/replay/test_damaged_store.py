@@ -198,6 +198,37 @@ def test_round_at_below_one_is_bad_usage(stored, capsys, at):
     assert "--at must be 1 or more" in line and "no round" not in line
 
 
+@pytest.mark.parametrize("at", ["yesterday", "2026-13-45T00:00:00Z", ""])
+def test_table_at_a_time_that_is_no_time_is_bad_usage(stored, capsys, at):
+    env, _, rid, _ = stored
+    app = TwentyOneLedger(env=env)
+    table = str(app.get_round(rid).table_id)
+    app.close()
+
+    assert main(["table", table, "--at", at], env=env) == 2
+
+    assert "--at wants an ISO 8601 time" in _one_line(capsys.readouterr().err)
+
+
+def test_table_at_a_time_that_is_no_time_is_bad_usage_in_json_too(stored, capsys):
+    env, _, rid, _ = stored
+
+    assert main(["--json", "table", rid, "--at", "yesterday"], env=env) == 2
+
+    assert "ISO 8601" in json.loads(capsys.readouterr().out)["error"]
+
+
+@pytest.mark.parametrize("poll", ["-1", "nan", "inf", "soon"])
+def test_project_with_a_poll_that_is_no_wait_is_bad_usage(stored, capsys, poll):
+    env, *_ = stored
+
+    with pytest.raises(SystemExit) as exited:
+        main(["project", "--poll", poll], env=env)
+
+    assert exited.value.code == 2
+    assert "--poll" in capsys.readouterr().err
+
+
 def test_round_at_beyond_the_last_event_says_how_many_there_are(stored, capsys):
     env, _, rid, _ = stored
     app = TwentyOneLedger(env=env)

@@ -1,0 +1,129 @@
+"""The read-model reads when they cannot answer (reviewer's report): a ``?position=`` beyond
+the log's last position is refused at once with the feed's 422 ``cursor-beyond-log`` (never
+waited for, never a 503 whose Retry-After a client would obey forever), and a stored event the
+projectors cannot decode is the audit's 500 ``stored-events-damaged`` problem naming it, for
+every read, not a bare internal error."""
+
+from __future__ import annotations
+
+import sqlite3
+from uuid import UUID
+
+import pytest
+
+from api import create_app
+from ledger.application import TwentyOneLedger
+from ledger.config import store_env
+
+PROBLEM = "application/problem+json"
+
+
+@pytest.fixture
+def store(tmp_path):
+    """A SQLite ledger: Ann and Bob funded, a casino table, a round with both stakes."""
+    path = tmp_path / "l.sqlite3"
+    env = store_env("sqlite", sqlite_path=str(path), environ={})
+    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+    ledger = TwentyOneLedger(env=env)
+    try:
+        ann = ledger.register_player("Ann")["player_id"]
+        bob = ledger.register_player("Bob")["player_id"]
+        for pid in (ann, bob):
+            ledger.deposit(pid, 10_000)
+        table = ledger.open_table("casino", {"insurance": False})["table_id"]
+        ledger.seat_player(table, ann, 1)
+        ledger.seat_player(table, bob, 2)
+        ledger.fix_next_shoe(table, ["2C"] * 30)
+        rid = ledger.start_round(table)["round_id"]
+        ledger.place_stake(rid, ann, 500)
+        ledger.place_stake(rid, bob, 500)
+    finally:
+        ledger.close()
+    return {"env": env, "path": path, "ann": ann, "bob": bob, "table": table, "round": rid}
+
+
+@pytest.fixture
+def app(store):
+    return create_app({"TESTING": True, "STORE_ENV": store["env"]})
+
+
+def reads(store) -> list[str]:
+    return [
+        f"/v1/players/{store['bob']}/bankroll",
+        f"/v1/players/{store['bob']}/rounds",
+        f"/v1/tables/{store['table']}/rounds",
+        f"/v1/tables/{store['table']}/results",
+        "/v1/accounts/cashier",
+        f"/v1/rounds/{store['round']}/trail",
+    ]
+
+
+READS = range(6)
+
+
+@pytest.mark.parametrize("which", READS)
+def test_a_position_beyond_the_log_is_refused_at_once_as_the_feed_refuses_a_cursor(
+    app, store, client, make_key, auth, monkeypatch, which
+):
+    projections = app.extensions["projections"]
+    real, waited = projections.ensure, []
+    monkeypatch.setattr(projections, "ensure", lambda *a, **k: waited.append(a) or real(*a, **k))
+    head = projections.head()
+    path = reads(store)[which]
+
+    response = client.get(f"{path}?position={head + 1}", headers=auth(make_key("admin")))
+
+    assert response.status_code == 422 and response.mimetype == PROBLEM
+    problem = response.get_json()
+    assert problem["type"].endswith("/cursor-beyond-log")
+    assert f"position={head + 1} is beyond the log's last position ({head})" in problem["detail"]
+    assert "Retry-After" not in response.headers
+    assert waited == []  # refused before any wait for the read models
+
+
+def test_a_position_at_the_head_is_still_read(store, client, make_key, auth, app):
+    head = app.extensions["projections"].head()
+
+    response = client.get(
+        f"/v1/players/{store['bob']}/bankroll?position={head}", headers=auth(make_key("admin"))
+    )
+
+    assert response.status_code == 200 and response.get_json()["projected_to"] >= head
+
+
+def damage_anns_deposit(path, ann: str) -> tuple[int, int]:
+    """Garbage in place of Ann's deposit (a Player.FundsTransferred); its position, version."""
+    with sqlite3.connect(path) as db:
+        rowid, version = db.execute(
+            "select rowid, originator_version from stored_events where originator_id=?"
+            " and topic like '%Player.FundsTransferred' order by rowid limit 1",
+            (UUID(ann).hex,),
+        ).fetchone()
+        db.execute("update stored_events set state=? where rowid=?", (b"{garbage", rowid))
+    return rowid, version
+
+
+@pytest.mark.parametrize("which", READS)
+@pytest.mark.parametrize("with_position", [False, True])
+def test_a_damaged_event_is_named_by_every_read_model_read(
+    store, client, make_key, auth, app, which, with_position
+):
+    position, version = damage_anns_deposit(store["path"], store["ann"])
+    path = reads(store)[which]
+    if with_position:
+        path += f"?position={app.extensions['projections'].head()}"
+
+    response = client.get(path, headers=auth(make_key("admin")))
+
+    assert response.status_code == 500 and response.mimetype == PROBLEM
+    problem = response.get_json()
+    assert problem["type"].endswith("/stored-events-damaged")
+    assert problem["stream"] == store["ann"]
+    assert problem["version"] == version and problem["position"] == position
+    assert (
+        f"event Player.FundsTransferred v{version} of stream {store['ann']} "
+        f"(position {position}) cannot be decoded" in problem["detail"]
+    )
+    assert "python -m replay verify" in problem["detail"]
+    # The projections stopped at the event, keeping what came before it.
+    assert app.extensions["projections"].position() == position - 1

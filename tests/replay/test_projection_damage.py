@@ -1,0 +1,170 @@
+"""The projectors on a store with a damaged event (reviewer's report): they stop at the event,
+name it in one line (type, version, stream, position) and keep what they folded before it;
+never a JSON parser's traceback, and never damaged bytes copied into a read model."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from uuid import UUID
+
+import pytest
+from replay_history import play_fixed_casino
+
+from ledger.application import TwentyOneLedger
+from ledger.config import store_env
+from replay.__main__ import main
+from replay.damage import StoreDamaged
+from replay.projections import open_projections
+
+
+@pytest.fixture
+def stored(tmp_path):
+    """A SQLite ledger holding one ended casino round."""
+    path = tmp_path / "l.sqlite3"
+    env = store_env("sqlite", sqlite_path=str(path), environ={})
+    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+    app = TwentyOneLedger(env=env)
+    try:
+        play_fixed_casino(app)
+    finally:
+        app.close()
+    return env, path
+
+
+def damage(path, topic_end: str, state: bytes = b"{garbage") -> tuple[int, str, int]:
+    """Overwrite the bytes of the first stored event whose topic ends with ``topic_end``;
+    its (position, stream, version)."""
+    with sqlite3.connect(path) as db:
+        rowid, stream, version = db.execute(
+            "select rowid, originator_id, originator_version from stored_events"
+            " where topic like ? order by rowid limit 1",
+            (f"%{topic_end}",),
+        ).fetchone()
+        db.execute("update stored_events set state=? where rowid=?", (state, rowid))
+    return rowid, str(UUID(stream)), version
+
+
+def positions(env) -> dict[str, int]:
+    app = TwentyOneLedger(env=env)
+    proj = open_projections(app, env)
+    try:
+        return proj.positions()
+    finally:
+        proj.close()
+        app.close()
+
+
+def one_line(err: str) -> str:
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+# Player.FundsTransferred and Round.StakePlaced are decoded (bankroll, history); only the
+# audit trail reads Round.CardDealt, and it copies the stored JSON without decoding it.
+@pytest.mark.parametrize(
+    "topic", ["Player.FundsTransferred", "Round.StakePlaced", "Round.CardDealt"]
+)
+@pytest.mark.parametrize("command", [["rebuild"], ["project", "--once"]])
+def test_a_projector_stops_at_a_damaged_event_and_names_it(stored, capsys, topic, command):
+    env, path = stored
+    position, stream, version = damage(path, topic)
+
+    assert main(command, env=env) == 1
+
+    line = one_line(capsys.readouterr().err)
+    assert line.startswith(f"replay {command[0]}: the stored events are damaged: ")
+    assert (
+        f"event {topic} v{version} of stream {stream} (position {position}) cannot be decoded"
+        in line
+    )
+    assert "python -m replay verify" in line
+    # What came before it is folded and kept; nothing after it.
+    assert set(positions(env).values()) == {position - 1}
+
+
+def test_a_damaged_event_is_reported_as_json(stored, capsys):
+    env, path = stored
+    position, stream, version = damage(path, "Player.FundsTransferred")
+
+    assert main(["--json", "rebuild"], env=env) == 1
+
+    out = json.loads(capsys.readouterr().out)
+    assert out["damaged"] == {
+        "stream": stream,
+        "version": version,
+        "position": position,
+        "type": "Player.FundsTransferred",
+    }
+    assert "cannot be decoded" in out["error"]
+
+
+def test_bytes_that_are_json_but_no_object_are_damage_too(stored, capsys):
+    env, path = stored
+    position, stream, version = damage(path, "Round.CardDealt", b"[1, 2]")
+
+    assert main(["rebuild"], env=env) == 1
+
+    assert f"v{version} of stream {stream} (position {position})" in capsys.readouterr().err
+
+
+def test_json_stored_as_text_is_damage_as_the_mapper_finds_it(stored, capsys):
+    """SQLite keeps what an UPDATE writes: text where the recorder wrote bytes. The mapper
+    cannot decode it (export says so); the projectors say the same rather than copy it."""
+    env, path = stored
+    with sqlite3.connect(path) as db:
+        rowid, state = db.execute(
+            "select rowid, state from stored_events where topic like '%Round.CardDealt'"
+            " order by rowid limit 1"
+        ).fetchone()
+        db.execute("update stored_events set state=? where rowid=?", (state.decode(), rowid))
+
+    assert main(["rebuild"], env=env) == 1
+    assert f"(position {rowid}) cannot be decoded" in one_line(capsys.readouterr().err)
+    assert main(["export"], env=env) == 1  # the same event, the same verdict
+    assert f"(position {rowid}) cannot be decoded" in capsys.readouterr().err
+
+
+def test_a_damaged_topic_is_named(stored, capsys):
+    env, path = stored
+    with sqlite3.connect(path) as db:
+        (rowid,) = db.execute(
+            "select rowid from stored_events where topic like '%Player.FundsTransferred'"
+            " order by rowid limit 1"
+        ).fetchone()
+        db.execute(
+            "update stored_events set topic='ledger.domain.nowhere:Player.FundsTransferred'"
+            " where rowid=?",
+            (rowid,),
+        )
+
+    assert main(["rebuild"], env=env) == 1
+
+    line = one_line(capsys.readouterr().err)
+    assert f"(position {rowid}) cannot be decoded" in line
+
+
+def test_every_catch_up_stops_at_the_same_event_until_it_is_repaired(stored):
+    env, path = stored
+    with sqlite3.connect(path) as db:
+        (rowid, state) = db.execute(
+            "select rowid, state from stored_events where topic like '%Player.FundsTransferred'"
+            " order by rowid limit 1"
+        ).fetchone()
+    damage(path, "Player.FundsTransferred")
+    app = TwentyOneLedger(env=env)
+    proj = open_projections(app, env)
+    try:
+        for _ in range(2):
+            with pytest.raises(StoreDamaged) as caught:
+                proj.catch_up()
+            assert caught.value.position == rowid
+            assert proj.position() == rowid - 1
+        with sqlite3.connect(path) as db:
+            db.execute("update stored_events set state=? where rowid=?", (state, rowid))
+        assert proj.catch_up() == proj.head()
+    finally:
+        proj.close()
+        app.close()
