@@ -6,6 +6,7 @@ read in a view, the auth or the answer shows up here as a third statement."""
 from __future__ import annotations
 
 from collections import Counter
+from uuid import uuid4
 
 import psycopg
 import pytest
@@ -35,6 +36,8 @@ def statements(monkeypatch):
 
 
 def kind(statement: str) -> str:
+    if "apistore_events" in statement:
+        return "api append" if "INSERT" in statement else "api read"
     if "_snapshots" in statement:
         return "snapshot"  # now and then, when a stream has grown by the interval
     if "shoevault" in statement:
@@ -72,12 +75,15 @@ def casino(store_env):
     app.extensions["ledger"].close()
 
 
-def play(client, table_id, dealer, player, statements) -> list[tuple[str, Counter]]:
-    """One round: each request with the kinds of statement it sent."""
+def play(client, table_id, dealer, player, statements, idem=False) -> list[tuple[str, Counter]]:
+    """One round: each request with the kinds of statement it sent (``idem``: each request
+    with an Idempotency-Key)."""
     asked: list[tuple[str, Counter]] = []
 
     def post(name, path, body, headers, status=200):
         before = len(statements)
+        if idem:
+            headers = {**headers, "Idempotency-Key": uuid4().hex}
         response = client.post(path, json=body, headers=headers)
         assert response.status_code == status, response.json
         kinds = Counter(kind(s) for s, _ in statements[before:])
@@ -109,3 +115,16 @@ def test_appends_on_one_connection_run_on_one_cursor(casino, statements):
     play(client, table_id, dealer, player, statements)
     cursors = {id(cursor) for statement, cursor in statements if kind(statement) == "append"}
     assert len(cursors) == 1  # the test's pool holds one connection (POSTGRES_POOL_SIZE=1)
+
+
+def test_an_idempotent_action_adds_one_read_and_one_plain_insert_of_the_apis_store(
+    casino, statements
+):
+    """The stored reply is looked up, then kept with an INSERT that neither locks the table
+    nor notifies (api/store.py): it does not queue behind other appends."""
+    client, table_id, dealer, player = casino
+    play(client, table_id, dealer, player, statements, idem=True)
+    for name, asked in play(client, table_id, dealer, player, statements, idem=True):
+        assert (asked["api read"], asked["api append"]) == (1, 1), name
+    api_statements = [s for s, _ in statements if "apistore_events" in s]
+    assert not any("ledger_append_" in s for s in api_statements)
