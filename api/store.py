@@ -114,8 +114,9 @@ class ApiStore(ConcurrentStartup, Application):
     def __init__(self, env: dict[str, Any] | None = None) -> None:
         super().__init__(sibling_store_env(env or {}, "api"))
         # No one follows this store's log by position (``list_keys`` reads all of it), so on
-        # PostgreSQL its appends need not queue behind one another for the table lock and the
-        # NOTIFY: an idempotent reply is stored beside the ledger's append, not after it.
+        # PostgreSQL its appends need not queue for the table lock, nor for the server-wide
+        # lock a NOTIFYing commit holds: an idempotent reply is stored beside the ledger's
+        # appends, not after them.
         unordered = getattr(self.recorder, "append_unordered", None)
         if unordered is not None:
             unordered()
