@@ -198,9 +198,9 @@ class ArrayAppendRecorder(NewerSelect, postgres.PostgresApplicationRecorder):
         """Append without the table lock and without ``NOTIFY``: appends commit side by side
         (PostgreSQL flushes concurrent commits together) instead of one after the other, and
         no longer wait for the lock every notifying commit holds until it is flushed (one for
-        the whole server, taken by every application's appends). Notification
-        ids may then commit out of order, so only for an application whose notification log
-        no one reads by position, nor listens to. A duplicate version is still refused
+        the whole server, taken by every application's appends). Notification ids may then
+        commit out of order, so this is only for an application whose notification log no one
+        reads by position, nor listens to. A duplicate version is still refused
         (``IntegrityError``, the primary key), and nothing of the command is written."""
         self.ordered = False
 
