@@ -113,6 +113,13 @@ class ApiStore(ConcurrentStartup, Application):
 
     def __init__(self, env: dict[str, Any] | None = None) -> None:
         super().__init__(sibling_store_env(env or {}, "api"))
+        # No one follows this store's log by position (``list_keys`` reads all of it), so on
+        # PostgreSQL its appends need not queue for the table lock, nor for the server-wide
+        # lock a NOTIFYing commit holds: an idempotent reply is stored beside the ledger's
+        # appends, not after them.
+        unordered = getattr(self.recorder, "append_unordered", None)
+        if unordered is not None:
+            unordered()
         # Keys found recently, by id: (monotonic expiry, key). Only found keys are kept (a new
         # key works at once everywhere); a revocation here evicts its key and bumps the
         # generation, so a lookup that raced with it does not keep the stale copy.

@@ -13,7 +13,9 @@ the table feed rely on it), held until the commit; the ``NOTIFY``; the ids retur
 order of the events; a duplicate version refused with ``IntegrityError`` and nothing written.
 The function is created with the tables; a database whose tables were created before it
 existed (and is opened with ``CREATE_TABLE=false``) is appended to eventsourcing's way, with
-the same guarantees, until a start with ``CREATE_TABLE=true`` installs it.
+the same guarantees, until a start with ``CREATE_TABLE=true`` installs it. An application whose
+log no one follows by position (the API's store) appends with a plain ``INSERT`` instead
+(``append_unordered``): no lock, no ``NOTIFY``.
 
 Selected with ``PERSISTENCE_MODULE=ledger.adapters.postgres_store`` (``LEDGER_STORE=postgres``).
 eventsourcing imports this module only when PostgreSQL is chosen, so importing the ledger never
@@ -33,6 +35,7 @@ from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
 
 logger = logging.getLogger(__name__)
+_APPEND_CURSOR = "_ledger_append_cursor"  # attribute of a psycopg connection
 
 # eventsourcing finds the factory as the one factory class in this module's namespace, so
 # the base is reached through its module rather than imported by name.
@@ -140,6 +143,11 @@ class NewerSelect(RenderedSelects):
 
 
 class ArrayAppendRecorder(NewerSelect, postgres.PostgresApplicationRecorder):
+    # Appends take the table lock and NOTIFY, which keeps notification ids in commit order
+    # for those who follow the log by position. An application whose log no one follows so
+    # (the API's keys and stored replies) turns that off with ``append_unordered()``.
+    ordered = True
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         name = f"ledger_append_{self.events_table_name}"
@@ -176,18 +184,52 @@ class ArrayAppendRecorder(NewerSelect, postgres.PostgresApplicationRecorder):
             " SELECT * FROM unnest(%s::{ids}[], %s::bigint[], %s::text[], %s::bytea[])"
             " RETURNING notification_id"
         ).format(table=self.table, ids=self.id_type)
+        # without the lock and the NOTIFY (``append_unordered``)
+        self.unordered_statement = SQL(
+            "INSERT INTO {table} (originator_id, originator_version, topic, state)"
+            " SELECT * FROM unnest(%b::{ids}[], %b::bigint[], %b::text[], %b::bytea[])"
+            " RETURNING notification_id"
+        ).format(table=self.table, ids=self.id_type)
         self._append_query: bytes | None = None  # rendered on first use, with a connection
+        self._unordered_query: bytes | None = None
         self.has_append_function = True
+
+    def append_unordered(self) -> None:
+        """Append without the table lock and without ``NOTIFY``: appends commit side by side
+        (PostgreSQL flushes concurrent commits together) instead of one after the other, and
+        no longer wait for the lock every notifying commit holds until it is flushed (one for
+        the whole server, taken by every application's appends). Notification ids may then
+        commit out of order, so this is only for an application whose notification log no one
+        reads by position, nor listens to. A duplicate version is still refused
+        (``IntegrityError``, the primary key), and nothing of the command is written."""
+        self.ordered = False
+
+    @staticmethod
+    def _append_cursor(conn: Any) -> Any:
+        """The cursor that appends on ``conn``, made on its first append and kept on the
+        connection (a pooled connection serves one thread at a time, and goes with its cursor
+        when the pool drops it). psycopg chooses the dumpers of a statement's parameters per
+        cursor and keeps them while the cursor runs the same statement again: a cursor made
+        for every append chose them anew each time, walking the four arrays, about a fifth of
+        an append's client CPU. Its last result is a few notification ids: nothing large."""
+        curs = getattr(conn, _APPEND_CURSOR, None)
+        if curs is None or curs.closed:
+            curs = conn.cursor(row_factory=tuple_row)
+            setattr(conn, _APPEND_CURSOR, curs)
+        return curs
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
     ) -> Sequence[int] | None:
-        if not stored_events or not self.has_append_function:
+        if not stored_events or (self.ordered and not self.has_append_function):
             return self._library_insert(stored_events, **kwargs)
+        if not self.ordered:
+            return self._insert_unordered(stored_events)
         # POSTGRES_LOCK_TIMEOUT, as this process has it
         arrays = (*columns(stored_events), f"{self.datastore.lock_timeout}s")
-        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as curs:
+        with self.datastore.get_connection() as conn:
+            curs = self._append_cursor(conn)
             try:
                 if self._append_query is None:
                     self._append_query = self.append_statement.as_bytes(conn)
@@ -203,6 +245,14 @@ class ArrayAppendRecorder(NewerSelect, postgres.PostgresApplicationRecorder):
             else:
                 return [row[0] for row in curs.fetchall()]
         return self._library_insert(stored_events, **kwargs)
+
+    def _insert_unordered(self, stored_events: Sequence[StoredEvent]) -> list[int]:
+        with self.datastore.get_connection() as conn:
+            curs = self._append_cursor(conn)
+            if self._unordered_query is None:
+                self._unordered_query = self.unordered_statement.as_bytes(conn)
+            curs.execute(self._unordered_query, columns(stored_events), prepare=True)
+            return [row[0] for row in curs.fetchall()]
 
     def _library_insert(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Any:
         # eventsourcing's own, without its retry: this method's retry already covers it

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from uuid import uuid4
 
+import psycopg
 import pytest
 from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
@@ -53,6 +54,36 @@ def test_the_ledger_on_postgresql_appends_through_the_array_recorder(app):
     assert app.recorder.max_notification_id() == head  # nothing of the refused batch
     assert [e.originator_version for e in app.recorder.select_events(b)] == [1]
     assert app.recorder.has_append_function and library == []  # one statement each time
+
+
+def test_an_unordered_append_is_one_plain_insert_with_the_same_answers(app, monkeypatch):
+    """``append_unordered`` (the API's store): no table lock, no NOTIFY, no function; the
+    same ids, rows and refusal of a duplicate version as the ordered append."""
+    sent = []
+    execute = psycopg.Cursor.execute
+
+    def spy(self, query, params=None, **kwargs):
+        sent.append(query.decode() if isinstance(query, bytes) else str(query))
+        return execute(self, query, params, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", spy)
+    recorder = app.recorder
+    recorder.append_unordered()
+    a, b = uuid4(), uuid4()
+    batch = events(a, [1, 2]) + events(b, [1])
+    ids = recorder.insert_events(batch)
+    assert ids == [ids[0], ids[0] + 1, ids[0] + 2] and recorder.max_notification_id() == ids[2]
+    stored = recorder.select_notifications(start=ids[0], limit=10)
+    assert [(n.originator_id, n.originator_version, n.state) for n in stored] == [
+        (e.originator_id, e.originator_version, e.state) for e in batch
+    ]
+    with pytest.raises(IntegrityError):
+        recorder.insert_events(events(b, [2]) + events(a, [2]))  # a's v2 exists
+    assert recorder.max_notification_id() == ids[2]
+    assert [e.originator_version for e in recorder.select_events(b)] == [1]
+    appends = [q for q in sent if "INSERT" in q]
+    assert len(appends) == 2 and all(q.startswith("INSERT INTO") for q in appends)
+    assert not any("LOCK" in q or "NOTIFY" in q or "ledger_append_" in q for q in sent)
 
 
 def test_a_database_without_the_append_function_is_appended_to_the_librarys_way(app):
