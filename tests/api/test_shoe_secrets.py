@@ -6,7 +6,6 @@ every round that dealt from the shoe has ended (api/shoe_secrets.py)."""
 from __future__ import annotations
 
 import json
-
 import random
 
 import pytest
