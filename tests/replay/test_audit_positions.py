@@ -5,6 +5,8 @@ whether each shoe's commitment was recorded before the round's first card from i
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
 from uuid import UUID
 
@@ -12,6 +14,7 @@ import pytest
 
 from ledger.application import TwentyOneLedger
 from ledger.config import store_env
+from replay.__main__ import main
 from replay.audit import audit_round
 
 
@@ -137,3 +140,38 @@ def test_a_commitment_recorded_after_the_first_card_is_flagged(doctored):
     assert report["committed_before_deal"]["ok"] is False
     assert report["committed_before_deal"]["fault"].startswith(f"shoe {shoe_id}: ")
     assert report["chain"]["ok"]  # what only the positions show
+
+
+@pytest.mark.parametrize("store_env", ["sqlite", "postgres"], indirect=True)  # a store to share
+def test_the_round_command_lists_each_event_with_its_position_and_the_shoes_commitment(
+    store_env, capsys
+):
+    env = {**store_env, "LEDGER_ALLOW_FIXED_SHOES": "true"}
+    app = TwentyOneLedger(env=env)
+    try:
+        rid = vingt_un_round(app)
+        log = log_positions(app)
+        shoe = audit_round(app, rid)["shoe"]
+    finally:
+        app.close()
+
+    assert main(["round", rid, "--json"], env=env) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert [(e["version"], e["position"]) for e in state["log"]] == [
+        (v, log[(rid, v)]) for v in range(1, state["events"] + 1)
+    ]
+    (committed,) = state["shoes"]
+    assert committed["committed"]["position"] == log[(shoe["shoe_id"], 1)]
+    assert committed["committed_before_deal"] == shoe["committed_before_deal"]
+
+    assert main(["round", rid, "--at", "2"], env=env) == 0
+    text = capsys.readouterr().out
+    assert f"shoe {shoe['shoe_id']} committed at position {log[(shoe['shoe_id'], 1)]}" in text
+    assert "fixed before the deal: not weighed: no card of this round" in text  # none by v2
+    listed = re.findall(r"^ +(\d+) v(\d+) ", text, re.MULTILINE)
+    assert [(int(p), int(v)) for p, v in listed] == [(log[(rid, v)], v) for v in (1, 2)]
+
+    assert main(["round", rid], env=env) == 0
+    assert f"fixed before the deal: ok: {shoe['committed_before_deal']['fact']}" in (
+        capsys.readouterr().out
+    )
