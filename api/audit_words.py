@@ -293,7 +293,7 @@ def cited(report: dict[str, Any]) -> list[dict[str, Any]]:
     """Every clause the round's events and settlements cite, once each, in order of first
     citation, with its text: the page's glossary of rules."""
     found: dict[str, Any] = {}
-    sources = [e.get("clauses") or [] for e in report.get("events", [])]
+    sources = [e.get("clauses") or [] for e in timeline(report)]
     for hand in [*report.get("hands", []), *report.get("dealer_hands", [])]:
         sources.append((hand.get("settlement") or {}).get("clauses") or [])
     for clauses in sources:

@@ -140,6 +140,15 @@ def test_an_auditor_reads_the_whole_round_as_a_page(http):
     assert when(report["started_at"]) in html and when(report["events"][-1]["time"]) in html
 
 
+def test_each_wallets_movements_are_listed_with_their_positions_in_the_log(http):
+    t = vingt_un_round(http)
+    html, report = page(t), audit(t)
+    for balance in report["balances"]:
+        moves = section(html, f"balance-{balance['player']}")
+        shown = [int(p) for p in re.findall(r'<tr><td class="num">(\d+)</td>', moves)]
+        assert shown and shown == [m["position"] for m in balance["round_movements"]]
+
+
 def test_the_admin_reads_the_same_page_as_an_auditor(http):
     t = casino_round_with_a_double_down(http)
     strip = re.compile(r"Signed in as [^<]*")
