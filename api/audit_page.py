@@ -26,7 +26,7 @@ from api.auth import Caller, bearer_secret, key_cache_seconds
 from api.errors import status_for
 from api.resources.audit_view import audit_for
 from api.resources.rounds import ANY_ROLE
-from api.schemas.rounds import RoundAuditSchema
+from api.schemas.audit import RoundAuditSchema
 from ledger.config import SettingError
 from ledger.errors import LedgerError
 from replay.damage import StoreDamaged

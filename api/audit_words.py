@@ -178,9 +178,37 @@ def _words(name: str) -> str:
     return spaced[:1].upper() + spaced[1:]
 
 
+def timeline(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The round's events and its shoes' own (commitment, cut, reveal: ``shoe_event``), in
+    the order of their positions in the log, so the page shows the shuffle fixed before the
+    first card; a cut names who cut as the event's actor. By version where positions are not
+    known (the round's events, then the shoes')."""
+    entries = list(report.get("events", []))
+    for shoe in report.get("shoes", []):
+        for e in shoe.get("events") or []:
+            actor = e.get("actor") or (e.get("data") or {}).get("by")
+            entries.append({**e, "actor": actor, "shoe_event": True})
+    if all(e.get("position") is not None for e in entries):
+        entries.sort(key=lambda e: e["position"])
+    return entries
+
+
+def _shoe_words(kind: str, data: dict[str, Any]) -> str:
+    if kind == "Committed":
+        return "The shoe's shuffle was committed (its commitment published, the seed kept secret)"
+    if kind == "Cut":
+        return f"The shoe was cut at card {data.get('cut')}"
+    if kind == "Revealed":
+        reason = str(data.get("reason") or "").replace("_", " ")
+        return "The shoe's secret seed was revealed" + (f" ({reason})" if reason else "")
+    return f"Shoe: {_words(kind).lower()}"
+
+
 def describe(event: dict[str, Any]) -> str:
     """One line saying what the event recorded, in words."""
     kind, data = event["type"], event.get("data") or {}
+    if event.get("shoe_event"):
+        return _shoe_words(kind, data)
     hand = hand_name(data.get("hand"))
     if kind == "Started":
         # A private game's deal is a dealer's spell of rounds (VU-29); 0 is a round recorded
@@ -265,7 +293,7 @@ def cited(report: dict[str, Any]) -> list[dict[str, Any]]:
     """Every clause the round's events and settlements cite, once each, in order of first
     citation, with its text: the page's glossary of rules."""
     found: dict[str, Any] = {}
-    sources = [e.get("clauses") or [] for e in report.get("events", [])]
+    sources = [e.get("clauses") or [] for e in timeline(report)]
     for hand in [*report.get("hands", []), *report.get("dealer_hands", [])]:
         sources.append((hand.get("settlement") or {}).get("clauses") or [])
     for clauses in sources:

@@ -81,12 +81,16 @@ def mask_shoe_event(name: str, data: dict[str, Any]) -> dict[str, Any]:
 
 
 def mask_audited_shoe(shoe: dict[str, Any]) -> dict[str, Any]:
-    """A shoe of a round's audit (``replay.audit.shoe_audit``) with its seed withheld, and the
-    check of the cards against the shuffle, which needs the seed, put off until it may be
-    shown (``check.status`` says why)."""
+    """A shoe of a round's audit (``replay.audit.shoe_audit``) with its seed withheld (from
+    its own events too), and the check of the cards against the shuffle, which needs the
+    seed, put off until it may be shown (``check.status`` says why). When and where its
+    commitment was recorded stays: the commitment is public from the start."""
     return {
         **shoe,
         "server_seed": None,
         "stock": None,
         "check": {"status": WITHHELD, "ok": None, "cards": []},
+        "events": [
+            {**e, "data": mask_shoe_event(e["type"], e["data"])} for e in shoe.get("events", [])
+        ],
     }

@@ -2,9 +2,11 @@
 
 ``audit_round(app, round_id)`` only reads. It returns, as JSON-ready data:
 
-- ``events``: every event of the round's stream in order (``position`` is null: the global
-  position is not kept with the stream), with its version, type, UTC time, and the actor, hand,
-  card, amount and clause(s) when the event has them, plus the event's own fields (``data``);
+- ``events``: every event of the round's stream in order, with its ``position`` in the
+  application's notification log (the global order ``replay export`` and ``verify`` show),
+  version, type, UTC time, and the actor, hand, card, amount and clause(s) when the event has
+  them, plus the event's own fields (``data``); every other event the audit lists (a
+  transfer, a shoe's) carries its position too;
 - ``hands`` (and ``dealer``): each hand's stakes, its totals as they moved (after each card,
   split or ace choice), and its settlement: outcome, the clauses with their texts
   (``replay/clauses.json``), the arithmetic ``stake × multiplier = raw``, the rounding as
@@ -17,12 +19,16 @@
   movements of that wallet;
 - ``shoes`` (``shoe`` is the round's first): commitment, client seed, nonce, packs, algorithm,
   cut and, once revealed, the seed and the check of every card of this round against the
-  shuffle (``replay.verify_shuffle``'s rules);
+  shuffle (``replay.verify_shuffle``'s rules); when, where in the log and by whom the
+  commitment, cut and reveal were recorded (``recorded``) and the shoe's own ``events``; and
+  whether the commitment was recorded before the round's first card from the shoe
+  (``committed_before_deal``, over all shoes at the top level: a fault when it was not);
 - ``chain``: ``verify_chain`` over the round's stream and every other stream whose events it
   shows (``chains_shown``).
 
 Each stream is read once: the round's (checked as read, ``replay.damage``), each wallet's and
-the table's back to the round (``replay.stretch``), each shoe's; the chains are checked over
+the table's back to the round (``replay.stretch``), each shoe's, every one with its events'
+positions in the log in the same query (``replay.log_positions``); the chains are checked over
 what was read. An event of any of them that cannot be decoded is ``StoreDamaged`` naming that
 event's own stream and version. The parts live beside this module: ``audit_events`` (an event
 as listed), ``audit_hands``, ``audit_money`` (balances, the pool, a wallet's parts) and
@@ -63,7 +69,7 @@ def read_round(app: Any, round_id: str) -> tuple[Round, list[Any]]:
         uuid = UUID(str(round_id))
     except ValueError:
         raise UnknownRound(f"no round {round_id}") from None
-    events = read_stream(app, uuid)
+    events = read_stream(app, uuid, positioned=True)
     with reported(uuid):
         rnd = project(None, events) if events else None
     if not isinstance(rnd, Round):
@@ -77,10 +83,12 @@ def audit_round(app: Any, round_id: str) -> dict[str, Any]:
 
 
 def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
-    """The audit of ``rnd`` from its stream's ``events`` (as :func:`read_round` gives them).
-    Every other stream it shows is read once, and its chain checked from what was read."""
+    """The audit of ``rnd`` from its stream's ``events`` (as :func:`read_round` gives them,
+    with their positions in the log; a plain list's events get none). Every other stream it
+    shows is read once, and its chain checked from what was read."""
     started, first, last = events[0], events[0], events[-1]
     rid = str(rnd.id)
+    positions: dict[int, int] = getattr(events, "positions", {})
 
     tracker = Hands()
     cards: list[tuple[Any, str, int, str]] = []
@@ -95,7 +103,7 @@ def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
         elif isinstance(e, Round.ShoeReplaced) and str(e.shoe) not in shoe_ids:
             shoe_ids.append(str(e.shoe))
         elif isinstance(e, FundsTransferredBase):
-            transfers.append(event_entry(e))
+            transfers.append(event_entry(e, positions.get(e.originator_version)))
     hands, dealer = tracker.result()
 
     players = [str(pid) for _, pid in started.seats]
@@ -110,15 +118,15 @@ def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
     if rnd.family == "vingt-un":
         table = (str(rnd.table_id), table_stretch(app, rnd))
         transfers += pool_transfers(rnd, table[1])
-    # By their times (the pool's legs are in the table's stream, the rest in the round's):
-    # events from two processes whose clocks differ slightly may be listed out of order.
-    transfers.sort(key=lambda t: t["time"])
+    # In the log's order (the pool's legs are in the table's stream, the rest in the
+    # round's), which is the order of commits; by time only where a position is not known.
+    transfers.sort(key=lambda t: (t["position"] is None, t["position"] or 0, t["time"]))
     wallet_parts(hands, balances, transfers)
 
-    shoe_events = {
-        sid: [decode(app, s) for s in app.recorder.select_events(UUID(sid))] for sid in shoe_ids
-    }
-    shoes = [shoe_audit(sid, read, cards) for sid, read in shoe_events.items()]
+    shoe_events = {sid: read_stream(app, UUID(sid), positioned=True) for sid in shoe_ids}
+    shoes = [
+        shoe_audit(sid, read, cards, read.positions, positions) for sid, read in shoe_events.items()
+    ]
     return {
         "round_id": rid,
         "table_id": str(rnd.table_id),
@@ -130,14 +138,30 @@ def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
         "ended": rnd.ended,
         "started_at": utc(first.timestamp),
         "last_event_at": utc(last.timestamp),
-        "events": [event_entry(e) for e in events],
+        "events": [event_entry(e, positions.get(e.originator_version)) for e in events],
         "hands": hands,
         "dealer_hands": dealer,
         "round_transfers": transfers,
         "balances": balances,
         "shoe": shoes[0],
         "shoes": shoes,
+        "committed_before_deal": committed_first(shoes),
         "chain": chains_shown(events, wallets, table, shoe_events),
+    }
+
+
+def committed_first(shoes: list[dict[str, Any]]) -> dict[str, Any]:
+    """Over every shoe the round drew from: whether each one's commitment was recorded before
+    the round's first card from it (``ok`` null when no shoe's order could be weighed), and
+    the first shoe at fault."""
+    verdicts = [s["committed_before_deal"] for s in shoes]
+    bad = next((s for s in shoes if s["committed_before_deal"]["ok"] is False), None)
+    weighed = [v["ok"] for v in verdicts if v["ok"] is not None]
+    return {
+        "ok": (bad is None) if weighed else None,
+        "fault": None
+        if bad is None
+        else f"shoe {bad['shoe_id']}: {bad['committed_before_deal']['fact']}",
     }
 
 

@@ -36,12 +36,13 @@ def type_name(event: Any) -> str:
     return type(event).__name__
 
 
-def event_entry(event: Any) -> dict[str, Any]:
-    """One event as the audit lists it (summary fields filled by :func:`summarize`)."""
+def event_entry(event: Any, position: int | None = None) -> dict[str, Any]:
+    """One event as the audit lists it (summary fields filled by :func:`summarize`), with its
+    ``position`` in the application's notification log (null where it was not read)."""
     data = {k: plain(v) for k, v in event_fields(event).items() if k not in _META}
     return summarize(
         {
-            "position": None,
+            "position": position,
             "stream": str(event.originator_id),
             "version": event.originator_version,
             "type": type_name(event),

@@ -58,6 +58,7 @@ def wallet_balances(
     movements = [
         {
             "version": e.originator_version,
+            "position": stretch.positions.get(e.originator_version),
             "time": utc(e.timestamp),
             "from_account": e.from_account,
             "to_account": e.to_account,
@@ -91,7 +92,7 @@ def pool_transfers(rnd: Any, stretch: Stretch) -> list[dict[str, Any]]:
     (the pool is guarded there), from the table's events since the round opened."""
     rid = str(rnd.id)
     return [
-        event_entry(e)
+        event_entry(e, stretch.positions.get(e.originator_version))
         for e in stretch.newer
         if isinstance(e, Table.FundsTransferred) and e.round_id == rid
     ]

@@ -1,23 +1,34 @@
 """The shoe of an audited round: its commitment, cut and, once revealed, its seed, with every
 card the round dealt or burned from it checked against the shuffle (``replay.verify_shuffle``'s
-rules)."""
+rules); when and where in the log each was recorded, and whether the commitment was recorded
+before the round's first card from the shoe (SHUFFLE.md: the shuffle is fixed before the
+deal)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ledger.domain.shoe import Shoe
-from replay.audit_events import type_name
+from replay.audit_events import event_entry, type_name, utc
 from replay.verify_report import Where
 from replay.verify_shuffle import ShoeRecord, shoe_order
 
 NOT_YET_REVEALED = "not yet revealed"
 
 
-def shoe_audit(shoe_id: str, events: list[Any], cards: list[tuple[Any, str, int, str]]) -> dict:
-    """The shoe's commitment (from its stream's ``events``) and, once revealed, every card of
-    ``cards`` (event, shoe id, place, card) of this shoe checked against the shuffle
-    (``replay.verify_shuffle``)."""
+def shoe_audit(
+    shoe_id: str,
+    events: list[Any],
+    cards: list[tuple[Any, str, int, str]],
+    positions: dict[int, int] | None = None,
+    card_positions: dict[int, int] | None = None,
+) -> dict:
+    """The shoe's commitment (from its stream's ``events``, whose log positions by version
+    are ``positions``) and, once revealed, every card of ``cards`` (event, shoe id, place,
+    card) of this shoe checked against the shuffle (``replay.verify_shuffle``); whether the
+    commitment precedes the first of those cards in the log (``card_positions``: the round's
+    events' positions by version)."""
+    positions = positions or {}
     committed = next(e for e in events if isinstance(e, Shoe.Committed))
     where = Where(0, shoe_id, committed.originator_version, "Committed")
     record = ShoeRecord.committed_by(committed, where)
@@ -42,6 +53,11 @@ def shoe_audit(shoe_id: str, events: list[Any], cards: list[tuple[Any, str, int,
         "revealed": record.revealed is not None,
         "server_seed": record.server_seed or None,
         "cards_of_this_round": len(mine),
+        "recorded": recorded(events, positions),
+        "committed_before_deal": committed_before_deal(
+            positions.get(committed.originator_version), mine, card_positions or {}
+        ),
+        "events": [event_entry(e, positions.get(e.originator_version)) for e in events],
     }
     if record.revealed is None:
         out["check"] = {"status": NOT_YET_REVEALED, "ok": None, "cards": []}
@@ -69,6 +85,73 @@ def shoe_audit(shoe_id: str, events: list[Any], cards: list[tuple[Any, str, int,
         "problems": problems,
         "cards": checked,
     }
+    return out
+
+
+def recorded(events: list[Any], positions: dict[int, int]) -> dict[str, Any]:
+    """When and where the shoe's commitment, cut and reveal were recorded: each event's
+    version, UTC time, position in the log and who made it (null: not recorded yet)."""
+
+    def at(event: Any, actor: str | None) -> dict[str, Any]:
+        return {
+            "version": event.originator_version,
+            "time": utc(event.timestamp),
+            "position": positions.get(event.originator_version),
+            "actor": actor,
+        }
+
+    out: dict[str, Any] = {"committed": None, "cut": None, "revealed": None}
+    for e in events:
+        if isinstance(e, Shoe.Committed):
+            out["committed"] = at(e, e.actor)
+        elif isinstance(e, Shoe.Cut):
+            out["cut"] = at(e, e.by)
+        elif isinstance(e, Shoe.Revealed):
+            out["revealed"] = {**at(e, None), "reason": e.reason}
+    return out
+
+
+def committed_before_deal(
+    commitment: int | None,
+    cards: list[tuple[Any, str, int, str]],
+    card_positions: dict[int, int],
+) -> dict[str, Any]:
+    """Whether the commitment (its log position ``commitment``) was recorded before the first
+    of the round's ``cards`` from the shoe, by position in the log: ``ok`` true or false, null
+    when the round drew no card from the shoe or a position is not known; ``fact`` says it in
+    words. Names the first card by event only, never by its face."""
+    first = min(
+        (c for c in cards if card_positions.get(c[0].originator_version) is not None),
+        key=lambda c: card_positions[c[0].originator_version],
+        default=None,
+    )
+    out: dict[str, Any] = {"ok": None, "commitment_position": commitment, "first_card": None}
+    if first is None or commitment is None:
+        out["fact"] = (
+            "no card of this round was drawn from this shoe"
+            if not cards
+            else "the positions in the log of the commitment and the cards are not known"
+        )
+        return out
+    event, _, index, _ = first
+    where = card_positions[event.originator_version]
+    out["first_card"] = {
+        "version": event.originator_version,
+        "type": type_name(event),
+        "position": where,
+        "time": utc(event.timestamp),
+        "shoe_index": index,
+    }
+    name = f"{type_name(event)} v{event.originator_version}"
+    card = f"the round's first card from this shoe ({name}, position {where})"
+    out["ok"] = commitment < where
+    if out["ok"]:
+        out["fact"] = f"the commitment (position {commitment}) was recorded before {card}"
+    else:
+        out["fact"] = (
+            f"the commitment (position {commitment}) was recorded after {card}: "
+            "the shuffle was not fixed before the deal"
+        )
     return out
 
 

@@ -9,7 +9,7 @@ checks the whole store. Nothing here writes.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
@@ -17,6 +17,8 @@ from uuid import UUID
 from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
 from eventsourcing.persistence import MapperDeserialisationError
 from eventsourcing.utils import TopicError
+
+from replay import log_positions
 
 # What the library raises when it meets such a stream.
 LIBRARY_ERRORS = (MapperDeserialisationError, OriginatorVersionError, OriginatorIDError, TopicError)
@@ -123,21 +125,46 @@ def missing(stream: Any, expected: int, found: int, position: int | None = None)
     )
 
 
+class StreamEvents(list):
+    """A stream's events as :func:`read_stream` read them, with the position in the
+    notification log of each (``positions``: version to position) when read ``positioned``."""
+
+    positions: dict[int, int]
+
+    def __init__(self, events: Iterable[Any] = (), positions: dict[int, int] | None = None):
+        super().__init__(events)
+        self.positions = positions if positions is not None else {}
+
+
 def read_stream(
-    app: Any, stream: UUID, upto: int | None = None, *, until: Callable[[Any], bool] | None = None
-) -> list[Any]:
+    app: Any,
+    stream: UUID,
+    upto: int | None = None,
+    *,
+    until: Callable[[Any], bool] | None = None,
+    positioned: bool = False,
+) -> StreamEvents:
     """A stream's events (up to version ``upto``, and before the first for which ``until``
     holds), decoded and checked as they are read: :class:`StoreDamaged` at the first that is
     missing or cannot be decoded; ``[]`` for no such stream. Callers fold or list what it
-    read rather than reading the stream again."""
-    events: list[Any] = []
-    for stored in app.recorder.select_events(stream, lte=upto):
+    read rather than reading the stream again. ``positioned``: with each event's position in
+    the log, read in the same query (``replay.log_positions``; a damaged event is then named
+    with its position too)."""
+    events = StreamEvents()
+    if positioned:
+        rows: Any = log_positions.select(app.recorder, stream, lte=upto)
+    else:
+        rows = app.recorder.select_events(stream, lte=upto)
+    for stored in rows:
         if stored.originator_version != len(events) + 1:
-            raise missing(stream, len(events) + 1, stored.originator_version)
+            found = stored.originator_version
+            raise missing(stream, len(events) + 1, found, getattr(stored, "id", None))
         event = decode(app, stored)
         if until is not None and until(event):
             break
         events.append(event)
+        if positioned:
+            events.positions[stored.originator_version] = stored.id
     return events
 
 

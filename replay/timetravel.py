@@ -11,7 +11,16 @@ from uuid import UUID
 from ledger.domain.chain import plain, project
 from ledger.domain.round import Round
 from ledger.domain.table import Table
-from replay.damage import StoreDamaged, decode, latest_version, read_stream, reported
+from replay import log_positions
+from replay.audit_shoe import committed_before_deal
+from replay.damage import (
+    StoreDamaged,
+    StreamEvents,
+    decode,
+    latest_version,
+    read_stream,
+    reported,
+)
 
 
 class NotFound(LookupError):
@@ -54,7 +63,7 @@ def round_at(app: Any, round_id: str, at: int | None = None) -> dict[str, Any]:
     # The stored events, checked as they are read: a damaged or missing one is reported by
     # name (StoreDamaged) instead of surfacing as the library's error mid-replay; the round
     # is folded from them, not read again.
-    events = read_stream(app, uuid, upto=at)
+    events = read_stream(app, uuid, upto=at, positioned=True)
     if not events:
         raise NotFound(f"no round {round_id}")
     latest = events[-1].originator_version if at is None else latest_version(app, uuid)
@@ -67,7 +76,50 @@ def round_at(app: Any, round_id: str, at: int | None = None) -> dict[str, Any]:
     state = state_of(rnd)
     state["events"] = latest
     state["totals"] = {h: rnd.total(h) for h in [*rnd.order, *rnd.dealer_hand_ids()]}
+    state["log"] = [
+        {
+            "version": e.originator_version,
+            "position": events.positions.get(e.originator_version),
+            "time": e.timestamp.isoformat(),
+            "type": type(e).__name__,
+        }
+        for e in events
+    ]
+    state["shoes"] = shoes_committed(app, rnd, events)
     return state
+
+
+def shoes_committed(app: Any, rnd: Round, events: StreamEvents) -> list[dict[str, Any]]:
+    """Each shoe the round drew from so far: where its commitment was recorded (the shoe's
+    first event, read alone) and whether that was before the round's first card from it
+    (``replay.audit_shoe.committed_before_deal``, as the round's audit says it)."""
+    cards = [
+        (e, str(e.shoe), e.shoe_index, e.card)
+        for e in events
+        if isinstance(e, Round.CardDealt | Round.CardBurned)
+    ]
+    shoes = list(dict.fromkeys([str(rnd.start_shoe), *(c[1] for c in cards)]))
+    out = []
+    for shoe in shoes:
+        stored = log_positions.select(app.recorder, UUID(shoe), lte=1)
+        if not stored:
+            raise StoreDamaged(f"event v1 of stream {shoe} is missing", stream=shoe, version=1)
+        committed = decode(app, stored[0])
+        mine = [c for c in cards if c[1] == shoe]
+        out.append(
+            {
+                "shoe_id": shoe,
+                "committed": {
+                    "time": committed.timestamp.isoformat(),
+                    "position": stored[0].id,
+                    "actor": getattr(committed, "actor", None),
+                },
+                "committed_before_deal": committed_before_deal(
+                    stored[0].id, mine, events.positions
+                ),
+            }
+        )
+    return out
 
 
 def version_at(app: Any, aggregate_id: UUID, at: datetime) -> int:
@@ -149,6 +201,18 @@ def round_text(state: dict[str, Any]) -> str:
             f"  {hand_id}: {' '.join(dealer['cards']) or '-'} (total {totals.get(hand_id, '?')}), "
             f"{dealer['status']}"
         )
+    for shoe in state.get("shoes", []):
+        c, verdict = shoe["committed"], shoe["committed_before_deal"]
+        mark = {True: "ok", False: "FAULT"}.get(verdict["ok"], "not weighed")
+        lines.append(
+            f"  shoe {shoe['shoe_id']} committed at position {c['position']} ({c['time']}, "
+            f"by {c['actor']})"
+        )
+        lines.append(f"    fixed before the deal: {mark}: {verdict['fact']}")
+    lines.append("  events (position in the log, version, UTC time, type):")
+    for e in state.get("log", []):
+        where = "-" if e["position"] is None else e["position"]
+        lines.append(f"    {where:>8} v{e['version']:<3} {e['time']} {e['type']}")
     return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ from api.resources.audit_view import audit_for
 from api.resources.common import actor, command_id, is_admin, ledger, permit
 from api.resources.feed import round_events
 from api.responses import answers
+from api.schemas.audit import RoundAuditSchema
 from api.schemas.events import EventSchema
 from api.schemas.history import ReadArgsSchema, TrailSchema
 from api.schemas.rounds import (
@@ -22,7 +23,6 @@ from api.schemas.rounds import (
     DEALER_HAND_ACTIONS,
     ActionResultSchema,
     ActionSchema,
-    RoundAuditSchema,
     RoundViewSchema,
     action_union_doc,
 )

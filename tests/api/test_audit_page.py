@@ -73,7 +73,14 @@ class Timeline(HTMLParser):
         if tag == "table":
             self.inside = a.get("id") == "events"
         elif self.inside and tag == "tr" and "event" in (a.get("class") or ""):
-            self.rows.append({"type": a["data-type"], "hand": a.get("data-hand"), "cards": []})
+            self.rows.append(
+                {
+                    "type": a["data-type"],
+                    "hand": a.get("data-hand"),
+                    "position": int(a["data-position"]),
+                    "cards": [],
+                }
+            )
         elif self.inside and tag == "svg" and self.rows:
             self.rows[-1]["cards"].append(a["data-card"])
 
@@ -114,12 +121,32 @@ def test_an_auditor_reads_the_whole_round_as_a_page(http):
     assert "hand-h2" in html and "hand-dealer" in html
     # Balances before and after, formatted.
     assert "1,000.00" in html and "1,004.00" in html and "1,003.00" in html
-    # The timeline is the JSON's events, in order, each card pictured once.
+    # The timeline is the JSON's events and its shoe's (commitment, cut), in the order of
+    # their positions in the log, each card pictured once.
     rows = timeline(html)
-    assert [r["type"] for r in rows] == [e["type"] for e in report["events"]]
+    listed = [*report["events"], *report["shoe"]["events"]]
+    in_log = sorted(listed, key=lambda e: e["position"])
+    assert [(r["type"], r["position"]) for r in rows] == [
+        (e["type"], e["position"]) for e in in_log
+    ]
+    assert [r["type"] for r in rows if r["type"] in ("Committed", "Cut")] == ["Committed", "Cut"]
+    types = [r["type"] for r in rows]
+    assert types.index("Committed") < types.index("CardDealt")
+    assert "Commitment first: PASS" in html
+    committed = report["shoe"]["recorded"]["committed"]
+    assert f"at position {committed['position']} in the log" in html
     pictured = [c for r in rows for c in r["cards"]]
     assert pictured == [e["card"] for e in report["events"] if e["type"] == "CardDealt"]
     assert when(report["started_at"]) in html and when(report["events"][-1]["time"]) in html
+
+
+def test_each_wallets_movements_are_listed_with_their_positions_in_the_log(http):
+    t = vingt_un_round(http)
+    html, report = page(t), audit(t)
+    for balance in report["balances"]:
+        moves = section(html, f"balance-{balance['player']}")
+        shown = [int(p) for p in re.findall(r'<tr><td class="num">(\d+)</td>', moves)]
+        assert shown and shown == [m["position"] for m in balance["round_movements"]]
 
 
 def test_the_admin_reads_the_same_page_as_an_auditor(http):

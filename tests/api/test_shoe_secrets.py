@@ -5,6 +5,7 @@ every round that dealt from the shoe has ended (api/shoe_secrets.py)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -97,6 +98,12 @@ def test_the_seed_of_a_shoe_used_up_mid_round_is_withheld_until_the_round_ends(h
         shoe = _audited_shoe(http, earlier, used_up, key)
         assert shoe["server_seed"] is None and shoe["check"]["cards"] == []
         assert shoe["check"]["status"].startswith("withheld")
+        # The shoe's own events are listed with the audit (its reveal among them): the seed
+        # and order masked there too; the commitment and where it was recorded are public.
+        (shown,) = [e for e in shoe["events"] if e["type"] == "Revealed"]
+        assert shown["data"]["server_seed"] is None and shown["data"]["fixed_order"] is None
+        assert shoe["recorded"] == full["recorded"] and shoe["commitment"] == full["commitment"]
+        assert seed not in json.dumps(http.get(f"/v1/rounds/{earlier}/audit", key=key))
         html = http.client.get(
             f"/audit/rounds/{earlier}", headers={"Authorization": f"Bearer {key}"}
         ).get_data(as_text=True)

@@ -1,11 +1,15 @@
 """Counting what a reader takes from the store: every stored event each ``select_events``
-call of the ledger's recorder returned, so a test can say no event was read twice."""
+call of the ledger's recorder returned, and each read of a stream with its events' positions
+(``replay.log_positions.select``, which the round's audit reads through), so a test can say no
+event was read twice."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
 from uuid import UUID
+
+from replay import log_positions
 
 
 class StoreReads:
@@ -19,6 +23,14 @@ class StoreReads:
             return found
 
         monkeypatch.setattr(app.recorder, "select_events", select_events)
+        positioned = log_positions.select
+
+        def select(*args: Any, **kwargs: Any) -> Any:
+            found = positioned(*args, **kwargs)
+            self.rows += [(row.originator_id, row.originator_version) for row in found]
+            return found
+
+        monkeypatch.setattr(log_positions, "select", select)
 
     def twice(self) -> dict[tuple[UUID, int], int]:
         """The stored events (stream, version) read more than once, and how often."""

@@ -8,7 +8,7 @@ from datetime import timedelta
 from uuid import UUID
 
 from ledger import accounts
-from replay import audit_money, stretch
+from replay import audit_money, log_positions, stretch
 from replay.audit import audit_round
 
 
@@ -51,6 +51,13 @@ def test_an_audit_reads_back_to_the_round_and_lists_its_pool_transfers(app, monk
         return whole_select(*args, **kw)
 
     monkeypatch.setattr(app.recorder, "select_events", select_events)
+    whole_positioned = log_positions.select
+
+    def select(recorder, stream, **kw):  # the reads that come with the events' positions
+        reads.append((stream, kw))
+        return whole_positioned(recorder, stream, **kw)
+
+    monkeypatch.setattr(log_positions, "select", select)
     report = audit_round(app, rid)
 
     balances = {b["player"]: (b["before"], b["after"]) for b in report["balances"]}

@@ -65,12 +65,14 @@ def _one_line(err: str) -> str:
 @pytest.mark.parametrize("command", ["round", "rederive"])
 def test_an_undecodable_event_is_named_not_a_traceback(stored, capsys, command):
     env, path, rid, _ = stored
-    corrupt(path, rid, 5)
+    position = corrupt(path, rid, 5)
 
     assert main([command, rid], env=env) == 1
 
     line = _one_line(capsys.readouterr().err)
-    assert f"v5 of stream {rid} cannot be decoded" in line
+    # ``round`` reads the round with its events' positions (it lists them), so it names it.
+    where = f" (position {position})" if command == "round" else ""
+    assert f"v5 of stream {rid}{where} cannot be decoded" in line
     assert "python -m replay verify" in line
     assert "not a round id" not in line
 
@@ -88,12 +90,13 @@ def test_a_missing_middle_event_is_named(stored, capsys, command):
 
 def test_damage_is_reported_as_json_with_the_event(stored, capsys):
     env, path, rid, _ = stored
-    corrupt(path, rid, 5)
+    position = corrupt(path, rid, 5)
 
     assert main(["round", rid, "--json"], env=env) == 1
 
     out = json.loads(capsys.readouterr().out)
     assert out["damaged"]["stream"] == rid and out["damaged"]["version"] == 5
+    assert out["damaged"]["position"] == position
     assert "damaged" in out["error"]
 
 

@@ -1,0 +1,252 @@
+"""The audit of a round (``replay/audit.py``), as ``GET /v1/rounds/{id}/audit`` and the audit
+page give it."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields
+
+
+class AuditClauseSchema(Schema):
+    id = fields.String(required=True)
+    text = fields.String(allow_none=True, metadata={"description": "from RULES.md / README"})
+
+
+class AuditEventSchema(Schema):
+    position = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "the event's position in the ledger's notification log: the global "
+            "order of `python -m replay export` and `verify` and of the round's `/trail` "
+            "(the order in which events were committed)"
+        },
+    )
+    stream = fields.String(
+        metadata={"description": "the aggregate whose stream records the event (the round's, "
+                  "or a table's for a transfer into its pool)"}
+    )  # fmt: skip
+    version = fields.Integer(required=True, metadata={"description": "in its stream"})
+    type = fields.String(required=True)
+    time = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
+    actor = fields.Raw(allow_none=True)
+    player = fields.Raw(allow_none=True)
+    hand = fields.Raw(allow_none=True)
+    card = fields.Raw(allow_none=True, metadata={"description": '"??" when hidden from you'})
+    amount = fields.Raw(allow_none=True)
+    clauses = fields.List(fields.Nested(AuditClauseSchema))
+    data = fields.Dict(keys=fields.String())
+
+
+class AuditSettlementSchema(Schema):
+    version = fields.Integer()
+    outcome = fields.String()
+    player_total = fields.Integer(allow_none=True)
+    dealer_total = fields.Integer(allow_none=True)
+    dealer_played = fields.Boolean(
+        metadata={
+            "description": "false when the hand was settled before the dealer played "
+            "(a natural, an over-draw): no dealer total was weighed"
+        }
+    )
+    clauses = fields.List(fields.Nested(AuditClauseSchema))
+    stake = fields.Integer()
+    multiplier = fields.String(metadata={"description": 'the net per unit staked ("3/2", "-2")'})
+    raw = fields.String(metadata={"description": "stake × multiplier, exact"})
+    arithmetic = fields.String()
+    rounding = fields.String(metadata={"description": 'as recorded ("none", "down: 615/2 -> 307")'})
+    amount = fields.Integer(
+        metadata={"description": "the player's net against the banker, in minor units"}
+    )
+    from_bank_cover = fields.Integer()
+
+
+class AuditHandSchema(Schema):
+    id = fields.String(required=True)
+    player = fields.String(allow_none=True)
+    seat = fields.Integer(allow_none=True)
+    split_from = fields.String(allow_none=True)
+    stake = fields.Integer()
+    stakes = fields.List(fields.Dict(keys=fields.String()))
+    cards = fields.List(fields.String())
+    aces = fields.Dict(keys=fields.String(), values=fields.Integer())
+    totals = fields.List(
+        fields.Dict(keys=fields.String()),
+        metadata={"description": "the hand's total after each card (split, ace choice)"},
+    )
+    insurance = fields.Dict(keys=fields.String(), allow_none=True)
+    surrendered = fields.Boolean()
+    settlement = fields.Nested(AuditSettlementSchema, allow_none=True)
+    side_payments = fields.List(
+        fields.Dict(keys=fields.String()),
+        metadata={
+            "description": "money paid to (negative) or collected from (positive) another "
+            "player's hand outside the settlement (VU-10): version, amount, clause, memo, "
+            "to_hand, from_hand"
+        },
+    )
+    side_net = fields.Integer(metadata={"description": "the side payments' sum"})
+    net = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "the hand's net for its player: the settlement's amount plus "
+            "side_net (null while neither has happened)"
+        },
+    )
+
+
+class AuditBalanceSchema(Schema):
+    player = fields.String(required=True)
+    account = fields.String()
+    before = fields.Integer(metadata={"description": "before the round's first event"})
+    after = fields.Integer(metadata={"description": "after the round's last event"})
+    change = fields.Integer()
+    round_movements = fields.List(
+        fields.Dict(keys=fields.String()),
+        metadata={
+            "description": "the wallet's transfers for the round: version, position (in the "
+            "log), time, from_account, to_account, amount, change, clause, memo"
+        },
+    )
+    parts = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        metadata={
+            "description": "what makes up change: hands (the player's hands' nets), "
+            "insurance, pool (antes and penalties paid into the pool) and banking (a private "
+            "dealer's side of the hands)"
+        },
+    )
+
+
+class AuditRecordSchema(Schema):
+    """Where one of a shoe's events was recorded."""
+
+    version = fields.Integer(metadata={"description": "in the shoe's stream"})
+    time = fields.String(metadata={"description": "UTC, ISO 8601"})
+    position = fields.Integer(allow_none=True, metadata={"description": "in the log"})
+    actor = fields.String(
+        allow_none=True, metadata={"description": "who committed the shoe, or cut it"}
+    )
+    reason = fields.String(metadata={"description": "a reveal's: why the shoe was retired"})
+
+
+class AuditShoeRecordedSchema(Schema):
+    committed = fields.Nested(AuditRecordSchema, allow_none=True)
+    cut = fields.Nested(AuditRecordSchema, allow_none=True)
+    revealed = fields.Nested(AuditRecordSchema, allow_none=True)
+
+
+class AuditFirstCardSchema(Schema):
+    version = fields.Integer(metadata={"description": "in the round's stream"})
+    type = fields.String(metadata={"description": "CardDealt or CardBurned"})
+    position = fields.Integer()
+    time = fields.String()
+    shoe_index = fields.Integer()
+
+
+class AuditCommittedFirstSchema(Schema):
+    """Whether a shoe's commitment was recorded before the round's first card from it."""
+
+    ok = fields.Boolean(
+        allow_none=True,
+        metadata={
+            "description": "true: the commitment's position in the log is before the first "
+            "card's; false: after it (a fault: the shuffle was not fixed before the deal); "
+            "null: the round drew no card from this shoe"
+        },
+    )
+    commitment_position = fields.Integer(allow_none=True)
+    first_card = fields.Nested(AuditFirstCardSchema, allow_none=True)
+    fact = fields.String(metadata={"description": "the same in words"})
+
+
+class AuditShoeSchema(Schema):
+    shoe_id = fields.String(required=True)
+    commitment = fields.String()
+    client_seed = fields.String()
+    nonce = fields.Integer()
+    packs = fields.Integer()
+    stock = fields.List(
+        fields.String(),
+        allow_none=True,
+        metadata={
+            "description": "a shoe of the used cards a round ran out into (VU-29): the cards "
+            "shuffled, in the unshuffled shoe's order; null for a whole shoe"
+        },
+    )
+    algorithm = fields.String()
+    fixed = fields.Boolean()
+    cut = fields.Integer(allow_none=True)
+    revealed = fields.Boolean()
+    server_seed = fields.String(allow_none=True)
+    cards_of_this_round = fields.Integer()
+    check = fields.Dict(
+        keys=fields.String(),
+        metadata={"description": 'status "ok", "failed" or "not yet revealed"; every card'},
+    )
+    recorded = fields.Nested(AuditShoeRecordedSchema)
+    committed_before_deal = fields.Nested(AuditCommittedFirstSchema)
+    events = fields.List(
+        fields.Nested(AuditEventSchema),
+        metadata={
+            "description": "the shoe's own events (Committed, Cut, Revealed) with their "
+            "positions; a seed or order withheld from you is null"
+        },
+    )
+
+
+class AuditChainStreamSchema(Schema):
+    kind = fields.String(metadata={"description": "round, wallet, table (its pool) or shoe"})
+    stream = fields.String()
+    events = fields.Integer()
+    ok = fields.Boolean()
+    fault = fields.String(allow_none=True)
+
+
+class AuditChainSchema(Schema):
+    """The hash chains of every stream the audit reads, each from its first event to its
+    last. A chain does not show a stream's last events dropped (``replay verify`` does)."""
+
+    ok = fields.Boolean(required=True)
+    fault = fields.String(allow_none=True, metadata={"description": "the first stream at fault"})
+    events = fields.Integer(metadata={"description": "the round's own events"})
+    events_checked = fields.Integer(metadata={"description": "events of all streams checked"})
+    streams = fields.List(fields.Nested(AuditChainStreamSchema))
+
+
+class AuditCommittedBeforeDealSchema(Schema):
+    ok = fields.Boolean(
+        allow_none=True,
+        metadata={
+            "description": "false when a shoe's commitment was recorded after the round's "
+            "first card from it; null when no shoe's order could be weighed"
+        },
+    )
+    fault = fields.String(allow_none=True, metadata={"description": "the first shoe at fault"})
+
+
+class RoundAuditSchema(Schema):
+    """The audit of one round; a player sees only his own hands and balance, masked events."""
+
+    round_id = fields.String(required=True)
+    scope = fields.String(metadata={"description": '"full" (auditor, admin) or "player"'})
+    table_id = fields.String()
+    number = fields.Integer()
+    family = fields.String()
+    rules = fields.Dict(keys=fields.String())
+    dealer = fields.String()
+    phase = fields.String()
+    ended = fields.Boolean()
+    started_at = fields.String()
+    last_event_at = fields.String()
+    events = fields.List(fields.Nested(AuditEventSchema))
+    hands = fields.List(fields.Nested(AuditHandSchema))
+    dealer_hands = fields.List(fields.Nested(AuditHandSchema))
+    round_transfers = fields.List(fields.Nested(AuditEventSchema))
+    balances = fields.List(fields.Nested(AuditBalanceSchema))
+    shoe = fields.Nested(AuditShoeSchema)
+    shoes = fields.List(fields.Nested(AuditShoeSchema))
+    committed_before_deal = fields.Nested(
+        AuditCommittedBeforeDealSchema,
+        metadata={"description": "every shoe's commitment before the round's first card from it"},
+    )
+    chain = fields.Nested(AuditChainSchema)
