@@ -55,7 +55,7 @@ from replay.audit_money import (
     wallet_stretch,
 )
 from replay.audit_shoe import shoe_audit
-from replay.damage import decode, read_stream, reported
+from replay.damage import read_stream, reported
 from replay.stretch import Stretch, verify_stretch
 
 __all__ = ["audit_of", "audit_round", "chains_shown", "read_round", "summarize"]
