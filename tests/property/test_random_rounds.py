@@ -56,6 +56,7 @@ from ledger.domain.transfers import FundsTransferredBase
 from ledger.errors import InsufficientFunds, LedgerError, MustStand
 from ledger.rules import rules_for
 from ledger.shuffle import dealing_order, verify_seed
+from replay.verify import verify
 
 FAMILIES = ("casino", "vingt-un", "hoyle-1913", "ochko")
 PRIVATE = ("vingt-un", "hoyle-1913", "ochko")
@@ -106,7 +107,7 @@ CHOICES: dict[str, dict[str, list[Any]]] = {
         "late_surrender": BOTH,
     },
     "vingt-un": {
-        "dealer_choice": ["seat", "named"],
+        "dealer_choice": ["seat", "named", "cut"],
         "natural_passes_deal": BOTH,
         "deal_limit": ["natural", "hands", "pack_twice", "two_packs"],
         "pool_ante": [0, 5, 25],
@@ -273,7 +274,8 @@ class Harness:
             self.players.append(pid)
         if family in PRIVATE:
             named = draws.one("dealer", self.players)
-            if getattr(self.rules, "dealer_choice", "named") == "seat" and draws.flag("by seat"):
+            # A table that seats or cuts for its dealer (VU-2) may still be given one by name.
+            if getattr(self.rules, "dealer_choice", "named") != "named" and draws.flag("unnamed"):
                 named = None
             self.command(app.choose_dealer, self.table, named)
 
@@ -818,7 +820,11 @@ def book_result(rules: Any, rnd: Round, hand_id: str) -> int:
     return 0 if player == dealer else -stake
 
 
-def play_example(draws: Draws, family: str, options: dict[str, Any], rounds: int) -> int:
+def play_example(
+    draws: Draws, family: str, options: dict[str, Any], rounds: int, *, audit: bool = False
+) -> int:
+    """Play ``rounds`` rounds at one table, checking everything above; with ``audit``, the
+    store must also pass ``replay verify`` at the end."""
     players = draws.number("players", 1, 4)
     with seeded_shoes(draws.number("shoe seed", 0, 2**32)):
         harness = Harness(draws, family, options, players)
@@ -826,7 +832,11 @@ def play_example(draws: Draws, family: str, options: dict[str, Any], rounds: int
             for _ in range(rounds):
                 harness.play_round()
             harness.check_store()
-            return harness.check_shoes()
+            revealed = harness.check_shoes()
+            if audit:
+                report = verify(harness.app)
+                assert report.ok, report.text()
+            return revealed
         finally:
             harness.close()
 
