@@ -74,8 +74,8 @@ NOT_CHOSEN: dict[str, dict[str, str]] = {
     "hoyle-1913": {
         "fixed_bet": "a range within the limits: drawn by hoyle_options()",
         "natural_takes_table": (
-            "H13-6's variation settles hands against the natural's holder, not the dealer, "
-            "which the harness's oracle (book_result) does not model; the clause tests play it"
+            "H13-6's variation: the natural's holder takes every stake on the table, which "
+            "the harness's oracle (book_result) does not model; the clause tests play it"
         ),
     },
     "ochko": {
@@ -97,8 +97,8 @@ ALLOWED_TEXT: dict[str, tuple[str, ...]] = {
     "pool_tie_share": TIE_SHARES,
     "deal_passes": DEAL_PASSES,
 }
-SEEDS = 3  # seeded examples per configuration
-ROUNDS = 5  # rounds per example
+SEEDS = 4  # seeded examples per configuration
+ROUNDS = 8  # rounds per example
 
 
 def option_table(family: str) -> OrderedDict[str, list[Any]]:
@@ -203,6 +203,8 @@ def test_every_pair_of_values_opens_a_table_unless_listed_as_refused(family):
 
 @pytest.mark.parametrize(("key", "need"), NEEDS.items(), ids=[k[2] for k in NEEDS])
 def test_an_option_value_needing_another_is_refused_without_it(key, need):
+    """Why NEEDS adds to a configuration: without it the table is refused (``InvalidRules``
+    naming the missing option, nothing written); with it, it opens."""
     family, name, value = key
     app = TwentyOneLedger(env=store_env("memory", environ={}))
     try:
