@@ -64,11 +64,11 @@ NOT_CHOSEN: dict[str, dict[str, str]] = {
         "deal_hands": "needed by deal_limit 'hands' (NEEDS); a range otherwise",
         "natural_collects_from_players": (
             "VU-10 payments between hands are not in the harness's oracle (book_result); "
-            "played by tests/replay/test_verify_money_random.py and the clause tests"
+            "paired with every value above by tests/replay/test_verify_money_random.py"
         ),
         "penalty_amount": (
             "VU-26 penalties follow irregularities, which the harness does not commit; "
-            "played by tests/replay/test_verify_money_random.py"
+            "paired with every value above by tests/replay/test_verify_money_random.py"
         ),
     },
     "hoyle-1913": {
@@ -101,13 +101,13 @@ SEEDS = 4  # seeded examples per configuration
 ROUNDS = 8  # rounds per example
 
 
-def option_table(family: str) -> OrderedDict[str, list[Any]]:
-    return OrderedDict({**CHOICES["common"], **CHOICES[family]})
+def option_table(family: str, extra: dict[str, list[Any]] | None = None) -> OrderedDict:
+    """The family's options in CHOICES (and ``extra`` ones), each with its values."""
+    return OrderedDict({**CHOICES["common"], **CHOICES[family], **(extra or {})})
 
 
-def pairs_of(family: str) -> set[frozenset[Value]]:
-    """Every pair of values of two different options of the family."""
-    table = option_table(family)
+def pairs_of(table: dict[str, list[Any]]) -> set[frozenset[Value]]:
+    """Every pair of values of two different options of the table."""
     return {
         frozenset({(a, x), (b, y)})
         for a, b in combinations(table, 2)
@@ -129,14 +129,29 @@ def opening_options(family: str, chosen: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
-def covering_array(family: str) -> list[dict[str, Any]]:
-    table = option_table(family)
+def covering_array(family: str, extra: dict[str, list[Any]] | None = None) -> list[dict]:
+    """Configurations in which every pair of values of the family's options (``extra`` ones
+    included) but the refused ones meets at least once."""
+    table = option_table(family, extra)
     refused = REFUSED_PAIRS[family]
 
     def allowed(row: list[Any]) -> bool:
         return not pairs_in(dict(zip(table, row))) & refused.keys()
 
     return [dict(row._asdict()) for row in AllPairs(table, filter_func=allowed)]
+
+
+def check_covering(family: str, array: list[dict], extra: dict[str, list[Any]] | None = None):
+    """Every allowed pair is in a configuration of ``array``, no refused one is, and each
+    configuration sets every option to one of its values."""
+    table = option_table(family, extra)
+    played = set().union(*(pairs_in(chosen) for chosen in array))
+    refused = set(REFUSED_PAIRS[family])
+    assert refused <= pairs_of(table), "REFUSED_PAIRS names a pair CHOICES cannot make"
+    assert pairs_of(table) - refused - played == set(), "pairs never played"
+    assert not played & refused, "a refused pair in a configuration"
+    for chosen in array:
+        assert list(chosen) == list(table) and all(chosen[n] in table[n] for n in table)
 
 
 ARRAYS = {family: covering_array(family) for family in FAMILIES}
@@ -185,7 +200,7 @@ def test_every_pair_of_values_opens_a_table_unless_listed_as_refused(family):
     app = TwentyOneLedger(env=store_env("memory", environ={}))
     try:
         refused = set()
-        for pair in sorted(pairs_of(family), key=repr):
+        for pair in sorted(pairs_of(option_table(family)), key=repr):
             options = opening_options(family, dict(pair))
             written = app.recorder.max_notification_id()
             try:
@@ -222,14 +237,7 @@ def test_an_option_value_needing_another_is_refused_without_it(key, need):
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_the_covering_array_holds_every_allowed_pair_and_no_refused_one(family):
-    table = option_table(family)
-    played = set().union(*(pairs_in(chosen) for chosen in ARRAYS[family]))
-    refused = set(REFUSED_PAIRS[family])
-    assert refused <= pairs_of(family), "REFUSED_PAIRS names a pair CHOICES cannot make"
-    assert pairs_of(family) - refused - played == set(), "pairs never played"
-    assert not played & refused, "a refused pair in a configuration"
-    for chosen in ARRAYS[family]:
-        assert list(chosen) == list(table) and all(chosen[n] in table[n] for n in table)
+    check_covering(family, ARRAYS[family])
 
 
 @pytest.mark.slow
