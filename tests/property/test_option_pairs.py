@@ -58,7 +58,6 @@ NOT_CHOSEN: dict[str, dict[str, str]] = {
         "decks": "a range: drawn by casino_options(); one deck here, so that shoes run out",
         "penetration": "a range: drawn by casino_options()",
         "burn": "a range: drawn by casino_options()",
-        "max_split_hands": "a range: drawn by casino_options()",
     },
     "vingt-un": {
         "deal_hands": "needed by deal_limit 'hands' (NEEDS); a range otherwise",

@@ -91,9 +91,10 @@ def limits(draw: Any) -> dict[str, int]:
 
 BOTH = [False, True]
 # Every option of each family that takes one of a few values, with those values: drawn from by
-# the strategies below, and each value played at least once by
-# ``test_every_option_value_is_played`` (a hypothesis run of a hundred examples leaves some
-# values undrawn).
+# the strategies below, each value played at least once by ``test_every_option_value_is_played``
+# (a hypothesis run of a hundred examples leaves some values undrawn), and each pair of values
+# by test_option_pairs.py, whose ``NOT_CHOSEN`` says why any other option of the rules is not
+# here (a test fails on an option in neither).
 CHOICES: dict[str, dict[str, list[Any]]] = {
     "common": {"credit": BOTH, "rounding": ["down", "half_up", "up"]},
     "casino": {
@@ -105,6 +106,7 @@ CHOICES: dict[str, dict[str, list[Any]]] = {
         "hit_split_aces": BOTH,
         "insurance": BOTH,
         "late_surrender": BOTH,
+        "max_split_hands": [1, 2, 3, 4],
     },
     "vingt-un": {
         "dealer_choice": ["seat", "named", "cut"],
@@ -144,7 +146,6 @@ def casino_options(draw: Any) -> dict[str, Any]:
         "decks": draw(st.integers(1, 2)),  # small shoes, so that rounds reach the reveal
         "penetration": draw(st.integers(50, 90)),
         "burn": draw(st.integers(0, 3)),
-        "max_split_hands": draw(st.integers(1, 4)),
     }
 
 
