@@ -361,7 +361,8 @@ class Round(ChainedAggregate):
             pass
 
     class HoldAdjusted(ChainedAggregate.Event):
-        """The hold of ``hand`` grows (``amount`` > 0, VU-21) or pays ``-amount`` out to the
+        """The hold of ``hand`` grows (``amount`` > 0: the dealer divides, VU-21; on credit,
+        from the wallet, by what a VU-10 collection takes beyond it) or pays ``-amount`` out to the
         holder of ``to_hand`` (a side payment between players, VU-10). Recorded before
         ``to_hand`` existed, an event reads with "" (its memo names the hand)."""
 

@@ -96,7 +96,20 @@ def take_stake_for(
     play: Play, hand_id: str, to_hand: str, amount: int, clause: str, memo: str
 ) -> None:
     """Pay ``amount`` of a hand's hold to the holder of ``to_hand`` (side payments between
-    players): the event names both hands, so each hand's net can count its part."""
+    players): the event names both hands, so each hand's net can count its part.
+
+    On a credit table only the stake is held, which one natural's collection (VU-10) takes
+    whole: a hold short of ``amount`` first grows by the rest from the wallet (into debt, as
+    a loss beyond the hold is taken), so the escrow never pays out what it does not hold and
+    the hand's hold never falls below zero (which no settlement could then release)."""
+    hand = play.rnd.hands[hand_id]
+    short = amount - hand["held"]
+    if short > 0:
+        grown = f"{memo}: beyond the hold"
+        play.books.transfer(accounts.player(hand["player"]), play.escrow, short, clause, grown)
+        play.rnd.trigger_event(
+            Round.HoldAdjusted, hand=hand_id, amount=short, clause=clause, memo=grown
+        )
     to_player = play.rnd.hands[to_hand]["player"]
     play.books.transfer(play.escrow, accounts.player(to_player), amount, clause, memo)
     play.rnd.trigger_event(

@@ -12,6 +12,7 @@ import pytest
 from ledger import accounts
 from ledger.balances import fold_balances
 from ledger.errors import InsufficientFunds
+from replay.verify import verify
 
 STAKE = 100
 # A, B and C are dealt naturals; E's 16 stands; the dealer (D) holds 18.
@@ -91,3 +92,39 @@ def test_VU_6_on_credit_the_dealers_double_holds_the_second_stake_too(app, fund)
     assert (hand["stake"], hand["held"]) == (2 * STAKE, 2 * STAKE)
     assert app.get_player(ann).balance == 1_000 - 2 * STAKE
     assert fold_balances(app)[accounts.escrow(rid)] == 2 * STAKE
+
+
+def test_VU_10_on_credit_a_stake_collected_by_several_naturals_is_taken_from_the_wallet(app, fund):
+    """With credit only the (doubled) stake is held, and the first natural collects all of
+    it: what the other naturals collect is taken from the wallet, into debt, as a loss
+    beyond the hold is (the hold grows by it first, so the escrow never pays what it does
+    not hold), and the round still settles."""
+    names = ["D", "A", "B", "C", "E"]
+    ids = {name: fund(name) for name in names}
+    options = {"min_stake": STAKE, "natural_collects_from_players": True, "credit": True}
+    table_id = app.open_table("vingt-un", options)["table_id"]
+    for seat, name in enumerate(names, start=1):
+        app.seat_player(table_id, ids[name], seat)
+    app.choose_dealer(table_id, ids["D"])
+    app.withdraw(ids["E"], app.get_player(ids["E"]).balance)  # E plays on credit alone
+    app.fix_next_shoe(table_id, SHOE)
+    rid = app.start_round(table_id, actor=ids["D"])["round_id"]
+    for name in ("A", "B", "C", "E"):
+        app.place_stake(rid, ids[name], STAKE)
+
+    app.act(rid, "dealer_double", actor=ids["D"], called=True)
+
+    assert fold_balances(app)[accounts.escrow(rid)] >= 0
+    assert app.get_round(rid).hands["h4"]["held"] == 0  # three collections of 2 x STAKE paid
+    app.act(rid, "stand", actor=ids["E"], hand="h4")
+    app.act(rid, "dealer_stand", actor=ids["D"])  # 18 beats E's 16
+
+    rnd = app.get_round(rid)
+    assert rnd.ended and rnd.hands["h4"]["result"] == -2 * STAKE
+    assert app.get_player(ids["E"]).balance == -3 * 2 * STAKE - 2 * STAKE
+    for name in ("A", "B", "C"):  # each natural: double from the dealer, a stake from E
+        assert rnd.hands[f"h{'ABC'.index(name) + 1}"]["result"] == 4 * STAKE
+    balances = fold_balances(app)
+    assert sum(balances.values()) == 0 and balances.get(accounts.escrow(rid), 0) == 0
+    report = verify(app)
+    assert report.ok, report.text()

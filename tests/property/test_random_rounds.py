@@ -56,6 +56,7 @@ from ledger.domain.transfers import FundsTransferredBase
 from ledger.errors import InsufficientFunds, LedgerError, MustStand
 from ledger.rules import rules_for
 from ledger.shuffle import dealing_order, verify_seed
+from replay.verify import verify
 
 FAMILIES = ("casino", "vingt-un", "hoyle-1913", "ochko")
 PRIVATE = ("vingt-un", "hoyle-1913", "ochko")
@@ -90,9 +91,10 @@ def limits(draw: Any) -> dict[str, int]:
 
 BOTH = [False, True]
 # Every option of each family that takes one of a few values, with those values: drawn from by
-# the strategies below, and each value played at least once by
-# ``test_every_option_value_is_played`` (a hypothesis run of a hundred examples leaves some
-# values undrawn).
+# the strategies below, each value played at least once by ``test_every_option_value_is_played``
+# (a hypothesis run of a hundred examples leaves some values undrawn), and each pair of values
+# by test_option_pairs.py, whose ``NOT_CHOSEN`` says why any other option of the rules is not
+# here (a test fails on an option in neither).
 CHOICES: dict[str, dict[str, list[Any]]] = {
     "common": {"credit": BOTH, "rounding": ["down", "half_up", "up"]},
     "casino": {
@@ -104,9 +106,10 @@ CHOICES: dict[str, dict[str, list[Any]]] = {
         "hit_split_aces": BOTH,
         "insurance": BOTH,
         "late_surrender": BOTH,
+        "max_split_hands": [1, 2, 3, 4],
     },
     "vingt-un": {
-        "dealer_choice": ["seat", "named"],
+        "dealer_choice": ["seat", "named", "cut"],
         "natural_passes_deal": BOTH,
         "deal_limit": ["natural", "hands", "pack_twice", "two_packs"],
         "pool_ante": [0, 5, 25],
@@ -143,7 +146,6 @@ def casino_options(draw: Any) -> dict[str, Any]:
         "decks": draw(st.integers(1, 2)),  # small shoes, so that rounds reach the reveal
         "penetration": draw(st.integers(50, 90)),
         "burn": draw(st.integers(0, 3)),
-        "max_split_hands": draw(st.integers(1, 4)),
     }
 
 
@@ -273,7 +275,8 @@ class Harness:
             self.players.append(pid)
         if family in PRIVATE:
             named = draws.one("dealer", self.players)
-            if getattr(self.rules, "dealer_choice", "named") == "seat" and draws.flag("by seat"):
+            # A table that seats or cuts for its dealer (VU-2) may still be given one by name.
+            if getattr(self.rules, "dealer_choice", "named") != "named" and draws.flag("unnamed"):
                 named = None
             self.command(app.choose_dealer, self.table, named)
 
@@ -818,7 +821,11 @@ def book_result(rules: Any, rnd: Round, hand_id: str) -> int:
     return 0 if player == dealer else -stake
 
 
-def play_example(draws: Draws, family: str, options: dict[str, Any], rounds: int) -> int:
+def play_example(
+    draws: Draws, family: str, options: dict[str, Any], rounds: int, *, audit: bool = False
+) -> int:
+    """Play ``rounds`` rounds at one table, checking everything above; with ``audit``, the
+    store must also pass ``replay verify`` at the end."""
     players = draws.number("players", 1, 4)
     with seeded_shoes(draws.number("shoe seed", 0, 2**32)):
         harness = Harness(draws, family, options, players)
@@ -826,7 +833,11 @@ def play_example(draws: Draws, family: str, options: dict[str, Any], rounds: int
             for _ in range(rounds):
                 harness.play_round()
             harness.check_store()
-            return harness.check_shoes()
+            revealed = harness.check_shoes()
+            if audit:
+                report = verify(harness.app)
+                assert report.ok, report.text()
+            return revealed
         finally:
             harness.close()
 
