@@ -188,12 +188,15 @@ class TwentyOneLedger(Bankroll, Tables, Rounds, PoolAndDeal, ConcurrentStartup, 
         """A table's rules, fixed when it opened: read from the store once per table."""
         return self._remembered_rules(str(table_id), lambda: self.get_table(table_id).rules)
 
-    def get_table(self, table_id: str, version: int | None = None) -> Table:
-        return (
-            UnitOfWork(self).table(table_id)
-            if version is None
-            else self.repository.get(UUID(str(table_id)), version=version)
-        )
+    def get_table(self, table_id: str, version: int | None = None, *, copy: bool = True) -> Table:
+        """The table now, or as it stood at ``version``. ``copy=False`` as for ``get_round``."""
+        if version is not None:
+            return self.repository.get(UUID(str(table_id)), version=version)
+        if not copy:
+            table = self._cached(table_id)
+            if isinstance(table, Table):
+                return table
+        return UnitOfWork(self).table(table_id)
 
     def get_round(self, round_id: str, version: int | None = None, *, copy: bool = True) -> Round:
         """The round now, or as it stood at ``version``. ``copy=False`` returns the cached
@@ -201,15 +204,20 @@ class TwentyOneLedger(Bankroll, Tables, Rounds, PoolAndDeal, ConcurrentStartup, 
         if version is not None:
             return self.repository.get(UUID(str(round_id)), version=version, projector_func=project)
         if not copy:
-            try:
-                rnd = self.repository.get(
-                    UUID(str(round_id)), projector_func=project, deepcopy_from_cache=False
-                )
-            except (AggregateNotFoundError, ValueError):
-                rnd = None
+            rnd = self._cached(round_id)
             if isinstance(rnd, Round):
                 return rnd
         return UnitOfWork(self).round(round_id)
+
+    def _cached(self, aggregate_id: str) -> Any:
+        """The aggregate up to date, as the cache shares it (not copied: only to be read), or
+        None where ``UnitOfWork`` should load it and say what is wrong."""
+        try:
+            return self.repository.get(
+                UUID(str(aggregate_id)), projector_func=project, deepcopy_from_cache=False
+            )
+        except (AggregateNotFoundError, ValueError):
+            return None
 
     def get_player(self, player_id: str) -> Player:
         return UnitOfWork(self).player(player_id)
