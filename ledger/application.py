@@ -24,6 +24,7 @@ from ledger.domain.round import Round
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table
 from ledger.errors import ConcurrentUpdate, IdempotencyConflict, InvalidCommand, LedgerError
+from ledger.event_store import LedgerEventStore
 from ledger.repository import LedgerRepository
 from ledger.rules import RuleSet
 from ledger.shoes import ShoeService
@@ -74,12 +75,15 @@ class TwentyOneLedger(Bankroll, Tables, Rounds, PoolAndDeal, ConcurrentStartup, 
         twentieth of a command's time while tables and wallets snapshot every 50 events."""
         if not (self.snapshots and self.snapshotting_intervals):
             return
-        for aggregate_id, aggregate in processing_event.aggregates.items():
-            interval = self.snapshotting_intervals.get(type(aggregate))
-            if interval is not None and any(
-                e.originator_id == aggregate_id and e.originator_version % interval == 0
-                for e in processing_event.events
-            ):
+        intervals = self.snapshotting_intervals
+        aggregates = processing_event.aggregates
+        due = set()  # one pass over the events, rather than one per aggregate saved
+        for e in processing_event.events:
+            interval = intervals.get(type(aggregates.get(e.originator_id)))
+            if interval is not None and e.originator_version % interval == 0:
+                due.add(e.originator_id)
+        for aggregate_id, aggregate in aggregates.items():
+            if aggregate_id in due:
                 self.snapshots.put([type(aggregate).Snapshot.take(snapshot_state(aggregate))])
 
     def construct_transcoder(self) -> Transcoder:
@@ -90,6 +94,10 @@ class TwentyOneLedger(Bankroll, Tables, Rounds, PoolAndDeal, ConcurrentStartup, 
         transcoder = OrjsonTranscoder()
         self.register_transcodings(transcoder)
         return transcoder
+
+    def construct_event_store(self) -> LedgerEventStore:
+        # eventsourcing's, making its recordings for less (see ledger/event_store.py).
+        return LedgerEventStore(mapper=self.mapper, recorder=self.recorder)
 
     def construct_repository(self) -> LedgerRepository:
         # eventsourcing's, configured from the same settings (see ledger/repository.py).
