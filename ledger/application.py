@@ -10,6 +10,7 @@ configuration, the command plumbing (``_run``) and the queries."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import gcd
 from typing import Any
 from uuid import UUID
 
@@ -77,11 +78,15 @@ class TwentyOneLedger(Bankroll, Tables, Rounds, PoolAndDeal, ConcurrentStartup, 
             return
         intervals = self.snapshotting_intervals
         aggregates = processing_event.aggregates
-        due = set()  # one pass over the events, rather than one per aggregate saved
+        # One pass over the events, rather than one per aggregate saved; a version at a
+        # multiple of any interval is at a multiple of their gcd, so most events stop there.
+        step = gcd(*intervals.values())
+        due = set()
         for e in processing_event.events:
-            interval = intervals.get(type(aggregates.get(e.originator_id)))
-            if interval is not None and e.originator_version % interval == 0:
-                due.add(e.originator_id)
+            if e.originator_version % step == 0:
+                interval = intervals.get(type(aggregates.get(e.originator_id)))
+                if interval is not None and e.originator_version % interval == 0:
+                    due.add(e.originator_id)
         for aggregate_id, aggregate in aggregates.items():
             if aggregate_id in due:
                 self.snapshots.put([type(aggregate).Snapshot.take(snapshot_state(aggregate))])
