@@ -15,7 +15,7 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, Recording
-from eventsourcing.persistence import IntegrityError, Transcoder
+from eventsourcing.persistence import IntegrityError, Mapper, Transcoder
 
 from ledger.config import env_bool, sibling_store_env
 from ledger.domain.chain import project, snapshot_state
@@ -25,7 +25,7 @@ from ledger.domain.round import Round
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table
 from ledger.errors import ConcurrentUpdate, IdempotencyConflict, InvalidCommand, LedgerError
-from ledger.event_store import LedgerEventStore
+from ledger.event_store import LedgerEventStore, LedgerMapper
 from ledger.repository import LedgerRepository
 from ledger.rules import RuleSet
 from ledger.shoes import ShoeService
@@ -99,6 +99,15 @@ class TwentyOneLedger(Bankroll, Tables, Rounds, PoolAndDeal, ConcurrentStartup, 
         transcoder = OrjsonTranscoder()
         self.register_transcodings(transcoder)
         return transcoder
+
+    def construct_mapper(self) -> Mapper:
+        """eventsourcing's, making its stored events for less (ledger/event_store.py); or,
+        when MAPPER_TOPIC names one, that one."""
+        if self.factory.env.get(self.factory.MAPPER_TOPIC):
+            return super().construct_mapper()
+        return self.factory.mapper(
+            transcoder=self.construct_transcoder(), mapper_class=LedgerMapper
+        )
 
     def construct_event_store(self) -> LedgerEventStore:
         # eventsourcing's, making its recordings for less (see ledger/event_store.py).

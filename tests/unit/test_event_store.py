@@ -1,13 +1,16 @@
-"""The ledger's event store returns exactly the recordings eventsourcing's own returns."""
+"""The ledger's event store and mapper make exactly the records eventsourcing's own make."""
 
 from uuid import uuid4
 
 import pytest
+from eventsourcing.compressor import ZlibCompressor
 from eventsourcing.domain import Aggregate, event
-from eventsourcing.persistence import DatetimeAsISO, EventStore, Mapper, UUIDAsHex
+from eventsourcing.persistence import DatetimeAsISO, EventStore, Mapper, StoredEvent, UUIDAsHex
 from eventsourcing.popo import POPOAggregateRecorder, POPOApplicationRecorder
 
-from ledger.event_store import LedgerEventStore
+from ledger.application import TwentyOneLedger
+from ledger.config import store_env
+from ledger.event_store import LedgerEventStore, LedgerMapper
 from ledger.transcoder import OrjsonTranscoder
 
 
@@ -28,11 +31,15 @@ def events() -> list:
     return [*dog.collect_events(), *cat.collect_events()]
 
 
-def mapper() -> Mapper:
+def transcoder() -> OrjsonTranscoder:
     transcoder = OrjsonTranscoder()
     transcoder.register(UUIDAsHex())
     transcoder.register(DatetimeAsISO())
-    return Mapper(transcoder=transcoder)
+    return transcoder
+
+
+def mapper() -> Mapper:
+    return Mapper(transcoder=transcoder())
 
 
 def test_recordings_equal_the_librarys_field_for_field():
@@ -51,3 +58,39 @@ def test_recordings_equal_the_librarys_field_for_field():
 
 def test_a_recorder_that_numbers_nothing_gives_no_recordings():
     assert LedgerEventStore(mapper(), POPOAggregateRecorder()).put(events()) == []
+
+
+class Puppy(Aggregate):
+    class Grew(Aggregate.Event):
+        class_version = 2
+        inches: int
+
+    def grow(self) -> None:
+        self.trigger_event(self.Grew, inches=3)
+
+
+@pytest.mark.parametrize("compressor", [None, ZlibCompressor()])
+def test_stored_events_equal_the_librarys(compressor):
+    puppy = Puppy()
+    puppy.grow()
+    batch = [*events(), *puppy.collect_events()]
+    ours = LedgerMapper(transcoder(), compressor=compressor)
+    theirs = Mapper(transcoder(), compressor=compressor)
+    stored = [ours.to_stored_event(e) for e in batch]
+    assert stored == [theirs.to_stored_event(e) for e in batch]
+    assert {type(s) for s in stored} == {StoredEvent}
+    assert b'"class_version":2' in zlib_or_plain(stored[-1].state, compressor)
+    assert [ours.to_domain_event(s) for s in stored] == batch
+
+
+def zlib_or_plain(state: bytes, compressor) -> bytes:
+    return compressor.decompress(state) if compressor else state
+
+
+def test_the_application_maps_with_it_unless_told_otherwise():
+    app = TwentyOneLedger(env=store_env("memory", environ={}))
+    other = TwentyOneLedger(
+        env={**store_env("memory", environ={}), "MAPPER_TOPIC": "eventsourcing.persistence:Mapper"}
+    )
+    assert type(app.mapper) is LedgerMapper and type(app.events) is LedgerEventStore
+    assert type(other.mapper) is Mapper
