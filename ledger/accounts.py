@@ -12,6 +12,7 @@ the balances of all accounts always gives zero.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from uuid import UUID
 
 CASHIER = "cashier"
@@ -55,6 +56,7 @@ def pool_owner(account: str) -> UUID | None:
     return _owner(account, "pool:")
 
 
+@lru_cache(maxsize=4096)  # a command asks about the same few accounts many times
 def _owner(account: str, prefix: str) -> UUID | None:
     if account.startswith(prefix):
         return UUID(account[len(prefix) :])

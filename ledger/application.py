@@ -10,11 +10,12 @@ configuration, the command plumbing (``_run``) and the queries."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import gcd
 from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application, Recording
-from eventsourcing.persistence import IntegrityError, Transcoder
+from eventsourcing.persistence import IntegrityError, Mapper, Transcoder
 
 from ledger.config import env_bool, sibling_store_env
 from ledger.domain.chain import project, snapshot_state
@@ -24,6 +25,7 @@ from ledger.domain.round import Round
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table
 from ledger.errors import ConcurrentUpdate, IdempotencyConflict, InvalidCommand, LedgerError
+from ledger.event_store import LedgerEventStore, LedgerMapper
 from ledger.repository import LedgerRepository
 from ledger.rules import RuleSet
 from ledger.shoes import ShoeService
@@ -74,12 +76,19 @@ class TwentyOneLedger(Bankroll, Tables, Rounds, PoolAndDeal, ConcurrentStartup, 
         twentieth of a command's time while tables and wallets snapshot every 50 events."""
         if not (self.snapshots and self.snapshotting_intervals):
             return
-        for aggregate_id, aggregate in processing_event.aggregates.items():
-            interval = self.snapshotting_intervals.get(type(aggregate))
-            if interval is not None and any(
-                e.originator_id == aggregate_id and e.originator_version % interval == 0
-                for e in processing_event.events
-            ):
+        intervals = self.snapshotting_intervals
+        aggregates = processing_event.aggregates
+        # One pass over the events, rather than one per aggregate saved; a version at a
+        # multiple of any interval is at a multiple of their gcd, so most events stop there.
+        step = gcd(*intervals.values())
+        due = set()
+        for e in processing_event.events:
+            if e.originator_version % step == 0:
+                interval = intervals.get(type(aggregates.get(e.originator_id)))
+                if interval is not None and e.originator_version % interval == 0:
+                    due.add(e.originator_id)
+        for aggregate_id, aggregate in aggregates.items():
+            if aggregate_id in due:
                 self.snapshots.put([type(aggregate).Snapshot.take(snapshot_state(aggregate))])
 
     def construct_transcoder(self) -> Transcoder:
@@ -90,6 +99,19 @@ class TwentyOneLedger(Bankroll, Tables, Rounds, PoolAndDeal, ConcurrentStartup, 
         transcoder = OrjsonTranscoder()
         self.register_transcodings(transcoder)
         return transcoder
+
+    def construct_mapper(self) -> Mapper:
+        """eventsourcing's, making its stored events for less (ledger/event_store.py); or,
+        when MAPPER_TOPIC names one, that one."""
+        if self.factory.env.get(self.factory.MAPPER_TOPIC):
+            return super().construct_mapper()
+        return self.factory.mapper(
+            transcoder=self.construct_transcoder(), mapper_class=LedgerMapper
+        )
+
+    def construct_event_store(self) -> LedgerEventStore:
+        # eventsourcing's, making its recordings for less (see ledger/event_store.py).
+        return LedgerEventStore(mapper=self.mapper, recorder=self.recorder)
 
     def construct_repository(self) -> LedgerRepository:
         # eventsourcing's, configured from the same settings (see ledger/repository.py).
@@ -188,12 +210,15 @@ class TwentyOneLedger(Bankroll, Tables, Rounds, PoolAndDeal, ConcurrentStartup, 
         """A table's rules, fixed when it opened: read from the store once per table."""
         return self._remembered_rules(str(table_id), lambda: self.get_table(table_id).rules)
 
-    def get_table(self, table_id: str, version: int | None = None) -> Table:
-        return (
-            UnitOfWork(self).table(table_id)
-            if version is None
-            else self.repository.get(UUID(str(table_id)), version=version)
-        )
+    def get_table(self, table_id: str, version: int | None = None, *, copy: bool = True) -> Table:
+        """The table now, or as it stood at ``version``. ``copy=False`` as for ``get_round``."""
+        if version is not None:
+            return self.repository.get(UUID(str(table_id)), version=version)
+        if not copy:
+            table = self._cached(table_id)
+            if isinstance(table, Table):
+                return table
+        return UnitOfWork(self).table(table_id)
 
     def get_round(self, round_id: str, version: int | None = None, *, copy: bool = True) -> Round:
         """The round now, or as it stood at ``version``. ``copy=False`` returns the cached
@@ -201,15 +226,20 @@ class TwentyOneLedger(Bankroll, Tables, Rounds, PoolAndDeal, ConcurrentStartup, 
         if version is not None:
             return self.repository.get(UUID(str(round_id)), version=version, projector_func=project)
         if not copy:
-            try:
-                rnd = self.repository.get(
-                    UUID(str(round_id)), projector_func=project, deepcopy_from_cache=False
-                )
-            except (AggregateNotFoundError, ValueError):
-                rnd = None
+            rnd = self._cached(round_id)
             if isinstance(rnd, Round):
                 return rnd
         return UnitOfWork(self).round(round_id)
+
+    def _cached(self, aggregate_id: str) -> Any:
+        """The aggregate up to date, as the cache shares it (not copied: only to be read), or
+        None where ``UnitOfWork`` should load it and say what is wrong."""
+        try:
+            return self.repository.get(
+                UUID(str(aggregate_id)), projector_func=project, deepcopy_from_cache=False
+            )
+        except (AggregateNotFoundError, ValueError):
+            return None
 
     def get_player(self, player_id: str) -> Player:
         return UnitOfWork(self).player(player_id)

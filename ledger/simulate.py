@@ -123,7 +123,7 @@ def play_round(
     """Play one round by the policies, count it into ``tally`` and return its id: one
     command per decision, or the whole round as one command with ``s.one_command``."""
     if s.one_command:
-        seated = app.get_table(table_id).seats.values()
+        seated = app.get_table(table_id, copy=False).seats.values()  # only read
         stakes = {pid: s.stake for pid in seated}  # the dealer's entry is never asked for
         done = app.play_round(table_id, stakes, lambda rnd, turn: decide(s, view, rnd, turn))
         rid = done["round_id"]

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import orjson
-from eventsourcing.persistence import DatetimeAsISO, JSONTranscoder
+from eventsourcing.persistence import DatetimeAsISO, JSONTranscoder, Transcoding
 
 # Leaves written identically by both encoders. Exact types: a subclass (an enum of str or
 # int, bool's own text aside) could be written differently, so it is left to the library.
@@ -36,6 +36,8 @@ class _Unsure(Exception):
 
 
 class OrjsonTranscoder(JSONTranscoder):
+    _utc_name: str | None = None  # see ``register``
+
     def encode(self, obj: Any) -> bytes:
         try:
             # orjson (3.12 on) returns its whole working buffer, 4 KiB at least, as the bytes
@@ -46,6 +48,12 @@ class OrjsonTranscoder(JSONTranscoder):
         except (_Unsure, orjson.JSONEncodeError, RecursionError):
             # RecursionError: a state that contains itself; the library says so its way.
             return super().encode(obj)
+
+    def register(self, transcoding: Transcoding) -> None:
+        super().register(transcoding)
+        datetimes = self.types.get(datetime)
+        # The name a UTC timestamp is wrapped with, when orjson may write its text (below).
+        self._utc_name = datetimes.name if type(datetimes) is DatetimeAsISO else None
 
     def _wrapped(self, value: Any) -> Any:
         """``value`` with every value of a registered type replaced by what the library's
@@ -58,20 +66,30 @@ class OrjsonTranscoder(JSONTranscoder):
             for key, item in value.items():
                 if type(key) is not str:
                     raise _Unsure
-                # Most values are text or numbers: checked here, spared a call.
-                out[key] = item if type(item) in _SAME else self._wrapped(item)
+                # Most values are text or numbers, and every event has a timestamp: these
+                # are settled here, spared a call each.
+                kind = type(item)
+                if kind in _SAME:
+                    out[key] = item
+                elif kind is datetime and item.tzinfo is UTC and self._utc_name is not None:
+                    out[key] = {"_type_": self._utc_name, "_data_": item}
+                else:
+                    out[key] = self._wrapped(item)
             return out
         if kind is list or kind is tuple:
-            return [self._wrapped(item) for item in value]
-        if issubclass(kind, _JSON_KINDS):
-            # A str enum, a named tuple, a dict subclass: the library's encoder writes it as
-            # plain JSON without asking its transcodings, even one registered for it.
-            raise _Unsure
+            return [item if type(item) in _SAME else self._wrapped(item) for item in value]
+        # Looked up first (most values here are UUIDs), but a subclass of a JSON type is
+        # refused even when registered, as the library's encoder writes it as plain JSON.
         transcoding = self.types.get(kind)
-        if transcoding is None:
+        if transcoding is None or issubclass(kind, _JSON_KINDS):
+            # A str enum, a named tuple, a dict subclass, or a type nothing encodes.
             raise _Unsure
-        if kind is datetime and value.tzinfo is UTC and type(transcoding) is DatetimeAsISO:
-            # Every event's timestamp. orjson writes a UTC time exactly as isoformat() does
-            # (any year, with or without microseconds), in C: left for it to write.
-            return {"_type_": transcoding.name, "_data_": value}
-        return {"_type_": transcoding.name, "_data_": self._wrapped(transcoding.encode(value))}
+        if kind is datetime and value.tzinfo is UTC and self._utc_name is not None:
+            # A timestamp. orjson writes a UTC time exactly as isoformat() does (any year,
+            # with or without microseconds), in C: left for it to write.
+            return {"_type_": self._utc_name, "_data_": value}
+        data = transcoding.encode(value)
+        return {
+            "_type_": transcoding.name,
+            "_data_": data if type(data) in _SAME else self._wrapped(data),
+        }

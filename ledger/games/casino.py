@@ -29,6 +29,7 @@ INSURANCE_CLAUSE = "CB-X-INSURANCE"
 SURRENDER_CLAUSE = "CB-X-SURRENDER"
 H17_CLAUSE = "CB-X-H17"
 SIX_FIVE_CLAUSE = "CB-X-6:5"
+_THREE_TO_TWO = Fraction(3, 2)  # made once: a Fraction is slow to make
 DRAW_FACE_UP = True
 
 
@@ -119,7 +120,7 @@ def peek(play: Play) -> None:
         phases.end_round(play, False, "CB-5")
         return
     ratio = play.rules.blackjack_ratio
-    clauses = ["CB-4"] + ([SIX_FIVE_CLAUSE] if ratio != Fraction(3, 2) else [])
+    clauses = ["CB-4"] + ([SIX_FIVE_CLAUSE] if ratio != _THREE_TO_TWO else [])
     for hand_id in list(rnd.order):
         if is_natural(rnd.hands[hand_id]["cards"]):
             rnd.trigger_event(Round.NaturalDeclared, hand=hand_id, clause="CB-3")

@@ -95,7 +95,8 @@ class Play:
         """Settle one hand: release its hold, move the net between player and banker."""
         hand = self.rnd.hands[hand_id]
         stake, held = hand["stake"], hand["held"]
-        multiplier = Fraction(multiplier)
+        if type(multiplier) is not int:  # an int (most results) is exact, and far quicker
+            multiplier = Fraction(multiplier)  # than a Fraction; both write the same text
         banker = counterparty or self.banker_account
         raw = stake * multiplier
         if raw >= 0:

@@ -41,3 +41,28 @@ def test_a_snapshot_leaves_out_the_tables_rule_set_memo(app):
     table = app.get_table(table_id)
     assert isinstance(table, Table) and table.version == 121 and table.seats == {}
     assert isinstance(app.get_player(pid), Player)
+
+
+def test_a_save_snapshots_each_aggregate_whose_events_reach_a_multiple_of_its_interval():
+    from ledger.application import TwentyOneLedger
+    from ledger.config import store_env
+
+    expected: list[tuple[UUID, int]] = []
+
+    class Often(TwentyOneLedger):
+        snapshotting_intervals = {Table: 4, Player: 6}
+
+        def save(self, *objs, **kwargs):
+            for aggregate in objs:
+                interval = self.snapshotting_intervals.get(type(aggregate))
+                versions = [e.originator_version for e in aggregate.pending_events]
+                if interval and any(v % interval == 0 for v in versions):
+                    expected.append((aggregate.id, versions[-1]))
+            return super().save(*objs, **kwargs)
+
+    app = Often(env=store_env("memory", environ={}))
+    run(Settings(rounds=12, seed=7, players=2, strategy="mimic", one_command=True), app)
+    rows = app.snapshots.recorder._stored_events  # the in-memory store's rows, in order
+    kinds = {type(app.repository.get(oid)) for oid, _ in expected}
+    assert kinds == {Table, Player} and len(expected) > 6
+    assert [(s.originator_id, s.originator_version) for s in rows] == expected

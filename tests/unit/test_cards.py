@@ -62,6 +62,21 @@ def test_rank_refuses_a_malformed_code():
         rank("10H")
 
 
+@pytest.mark.parametrize("code", ["10H", "ah", "AX", "A", "", "ASS", None, 7, ["A", "S"], {}])
+@pytest.mark.parametrize("read", [rank, pip_value, is_ace, is_ten_card])
+def test_every_reading_of_a_card_refuses_what_is_not_a_card(read, code):
+    with pytest.raises(ValueError, match="not a card code"):
+        read(code)
+
+
+@given(st.lists(any_card, max_size=6))
+def test_hand_total_counts_pips_and_one_soft_ace(cards):
+    hard = sum(1 if c[0] == "A" else 10 if c[0] in "TJQK" else int(c[0]) for c in cards)
+    soft = any(c[0] == "A" for c in cards) and hard + 10 <= 21
+    assert hand_total(cards) == hard + (10 if soft else 0)
+    assert is_soft(cards) == soft
+
+
 def test_ranks_and_suits_constants():
     assert RANKS == "A23456789TJQK"
     assert SUITS == "CDHS"

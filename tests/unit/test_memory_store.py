@@ -4,7 +4,7 @@ from itertools import product
 from uuid import uuid4
 
 import pytest
-from eventsourcing.persistence import StoredEvent
+from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.popo import POPOApplicationRecorder
 
 from ledger.memory_store import IndexedPOPOApplicationRecorder
@@ -36,3 +36,19 @@ def test_indexed_reads_equal_plain_reads(recorders, gt, lte, desc, limit):
 
 def test_an_unknown_stream_is_empty(recorders):
     assert recorders[1].select_events(uuid4()) == []
+
+
+def test_inserts_number_and_refuse_as_plain_inserts(recorders):
+    plain, indexed, streams = recorders
+    fresh = uuid4()
+    batch = [StoredEvent(fresh, 1, "t", b"{}"), StoredEvent(streams[0], 31, "t", b"{}")]
+    assert indexed.insert_events(batch) == plain.insert_events(batch) == [61, 62]
+    for refused in (
+        [StoredEvent(streams[1], 30, "t", b"{}")],  # already recorded
+        [StoredEvent(fresh, 2, "t", b"{}"), StoredEvent(fresh, 2, "t", b"x")],  # twice in one
+        [StoredEvent(fresh, 2, "t", b"{}"), StoredEvent(str(fresh), 2, "t", b"{}")],
+    ):
+        with pytest.raises(IntegrityError):
+            indexed.insert_events(refused)
+    assert indexed.select_notifications(1, 100) == plain.select_notifications(1, 100)
+    assert indexed.select_events(fresh) == plain.select_events(fresh)

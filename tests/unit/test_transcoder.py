@@ -78,6 +78,35 @@ def test_a_json_subclass_is_written_plainly_even_with_a_transcoding_registered_f
     assert fast.encode(state) == library.encode(state) == b'{"suit":"H","at":[1],"both":[[2],"H"]}'
 
 
+class DatetimeAsEpoch(Transcoding):
+    """Another transcoding for times: a UTC timestamp must then not be left to orjson."""
+
+    type, name = datetime, "epoch"
+
+    def encode(self, obj):
+        return obj.timestamp()
+
+    def decode(self, data):
+        return datetime.fromtimestamp(data, UTC)
+
+
+def test_a_time_is_written_by_whichever_transcoding_was_registered_last():
+    library, fast = _pair()
+    state = {
+        "timestamp": datetime(2026, 1, 1, tzinfo=UTC),
+        "at": [datetime(2026, 1, 2, tzinfo=UTC)],
+    }
+    assert fast.encode(state) == library.encode(state)
+    for transcoder in (library, fast):
+        transcoder.register(DatetimeAsEpoch())
+    assert fast.encode(state) == library.encode(state)
+    assert b"epoch" in fast.encode(state)
+    for transcoder in (library, fast):
+        transcoder.register(DatetimeAsISO())
+    assert fast.encode(state) == library.encode(state)
+    assert b"datetime_iso" in fast.encode(state)
+
+
 @pytest.mark.parametrize("state", SAME_BYTES)
 def test_the_same_bytes_as_the_librarys_transcoder(state):
     library, fast = _pair()
