@@ -15,6 +15,7 @@ from eventsourcing.persistence import EventStore, Mapper, Notification, StoredEv
 from eventsourcing.utils import get_topic
 
 _new = object.__new__
+_set = object.__setattr__
 
 
 class LedgerEventStore(EventStore):
@@ -31,8 +32,15 @@ class LedgerEventStore(EventStore):
         for event, stored, notification_id in zip(
             domain_events, stored_events, notification_ids, strict=True
         ):
+            # ``vars(stored)`` would give the kept stored event a dict of its own (see below).
             notification = _new(Notification)
-            vars(notification).update(vars(stored), id=notification_id)
+            vars(notification).update(
+                originator_id=stored.originator_id,
+                originator_version=stored.originator_version,
+                topic=stored.topic,
+                state=stored.state,
+                id=notification_id,
+            )
             recording = _new(Recording)
             vars(recording).update(domain_event=event, notification=notification)
             recordings.append(recording)
@@ -54,11 +62,12 @@ class LedgerMapper(Mapper):
             stored_state = self.compressor.compress(stored_state)
         if self.cipher:
             stored_state = self.cipher.encrypt(stored_state)
+        # Set one by one, in the constructor's order, rather than through ``vars()``: the
+        # store keeps this object, and asking for its ``__dict__`` would give it a dict of
+        # its own (about 90 bytes more per stored event) instead of CPython's inline values.
         stored = _new(StoredEvent)
-        vars(stored).update(
-            originator_id=originator_id,
-            originator_version=originator_version,
-            topic=topic,
-            state=stored_state,
-        )
+        _set(stored, "originator_id", originator_id)
+        _set(stored, "originator_version", originator_version)
+        _set(stored, "topic", topic)
+        _set(stored, "state", stored_state)
         return stored
