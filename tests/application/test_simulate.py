@@ -11,6 +11,7 @@ soft 17, a blackjack paid 1:1) moves the figures by many standard errors.
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import math
@@ -24,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from ledger import simulate
 from ledger.application import TwentyOneLedger
 from ledger.cli import main
 from ledger.config import store_env
@@ -386,3 +388,41 @@ def test_an_unreachable_store_is_an_error_message_not_a_traceback(monkeypatch):
     assert main(["simulate", "--store", "postgres", "--rounds", "1"], stdout=out, stderr=err) == 1
     assert out.getvalue() == ""
     assert "PostgreSQL postgres@127.0.0.1:1/test" in err.getvalue()
+
+
+def test_a_long_run_leaves_the_collector_as_it_found_it(monkeypatch):
+    """``run`` keeps the store's rows out of full collections while it plays (gc.freeze), and
+    gives them back when it ends, even on a failure; a caller's own freeze is left alone."""
+    monkeypatch.setattr(simulate, "FREEZE_EVERY", 2)
+    freeze, froze = gc.freeze, []
+
+    def counted_freeze():
+        froze.append(1)
+        freeze()
+
+    monkeypatch.setattr(simulate.gc, "freeze", counted_freeze)
+    app = TwentyOneLedger(env=store_env("memory", environ={}))
+    try:
+        run(Settings(rounds=5, seed=3), app)
+        assert len(froze) == 2 and gc.get_freeze_count() == 0
+
+        played = []
+
+        def fails_on_the_third(*args):
+            played.append(1)
+            if len(played) == 3:
+                raise RuntimeError("a failing round")
+            return play_round(*args)
+
+        monkeypatch.setattr(simulate, "play_round", fails_on_the_third)
+        with pytest.raises(RuntimeError):
+            run(Settings(rounds=4, seed=3), app)
+        assert len(froze) == 3 and gc.get_freeze_count() == 0
+
+        gc.freeze()
+        monkeypatch.setattr(simulate, "play_round", play_round)
+        run(Settings(rounds=1, seed=3), app)
+        assert gc.get_freeze_count() > 0  # still the caller's
+    finally:
+        gc.unfreeze()
+        app.close()
