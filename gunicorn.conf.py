@@ -18,8 +18,14 @@ Environment:
 import os
 
 from api.serving import server_settings
+from ledger.config import SettingError
 
-_server = server_settings()  # the variables above; python -m api checks them before exec
+try:
+    _server = server_settings()  # the variables above; python -m api checks them before exec
+except SettingError as error:
+    # gunicorn prints any other error of its config file as a traceback (exit 1); a
+    # SystemExit passes through, one line naming the variable, as on_starting's below.
+    raise SystemExit(f"gunicorn: {error}") from None
 
 wsgi_app = "api.wsgi:app"
 bind = [_server.bind]

@@ -159,3 +159,28 @@ def test_gunicorn_with_the_repository_config_refuses_a_bad_setting_naming_it(mon
 
     with pytest.raises(SystemExit, match=r"^gunicorn: LEDGER_STORE must be one of memory"):
         conf.on_starting(None)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "says"),
+    [
+        ("PORT", "abc", "PORT must be an integer from 0 to 65535"),
+        ("GUNICORN_LOG_LEVEL", "loud", "GUNICORN_LOG_LEVEL must be one of debug, info"),
+    ],
+)
+def test_gunicorn_with_the_repository_config_refuses_a_bad_server_setting_in_one_line(
+    monkeypatch, name, value, says
+):
+    """The settings gunicorn.conf.py reads as gunicorn loads it: gunicorn prints any other
+    error of a config file as a traceback under "Failed to read config file" (exit 1); a
+    SystemExit passes through it, as on_starting's does, as one line naming the variable."""
+    for unset in ("POSTGRES_POOL_SIZE", "CREATE_TABLE"):
+        monkeypatch.delenv(unset, raising=False)
+    monkeypatch.setenv(name, value)
+    spec = importlib.util.spec_from_file_location("gunicorn_conf", REPO / "gunicorn.conf.py")
+    conf = importlib.util.module_from_spec(spec)
+
+    with pytest.raises(SystemExit) as stopped:
+        spec.loader.exec_module(conf)
+    assert str(stopped.value.code).startswith(f"gunicorn: {says}")
+    assert "\n" not in str(stopped.value.code)
