@@ -18,6 +18,18 @@ _STORE_KEYS = ("LEDGER_", "POSTGRES_")
 MAX_BODY = 64 * 1024
 
 
+def check_app_settings(environ: Mapping[str, str]) -> None:
+    """Read the settings ``create_app`` reads from the environment, so that a bad one
+    (``SettingError`` naming it) is refused before the store is opened or made."""
+    from api import read_models
+    from api.audit_page import cookie_secure_setting
+    from api.auth import key_cache_setting
+
+    key_cache_setting({}, environ)
+    cookie_secure_setting({}, environ)
+    read_models.projection_settings(environ)
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app.
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from werkzeug.serving import is_running_from_reloader
 
-from api import create_app
+from api import check_app_settings, create_app
 from api.keys_cli import ensure_admin_key
 from api.serving import ServerSettings, multiprocess_refusal, server_settings
 from ledger.config import SettingError, describe, store_env
@@ -90,6 +90,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         # Every setting is read here, before anything starts: a bad one (SettingError names
         # it and what it may be) is one line and exit 2, whichever part of the server reads it.
         server = server_settings()
+        check_app_settings(os.environ)  # before store_env, which makes the SQLite directory
         env = store_env()  # makes the SQLite file's directory, when the store is one
         refusal = None if args.dev else multiprocess_refusal(env)
         if refusal is not None:

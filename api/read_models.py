@@ -5,7 +5,7 @@ only once every projection has reached N: in ``inline`` mode (the default) the r
 the missing events itself; in ``external`` mode it waits for ``python -m replay project``.
 Either way it waits at most ``LEDGER_PROJECTION_WAIT_MS`` and then answers 503 with the lag.
 A position beyond the log's last one is refused at once (422 ``cursor-beyond-log``, the feed's
-rule: ``api.log_positions``): no write answered it, and no wait would reach it.
+rule: ``api.cursors``): no write answered it, and no wait would reach it.
 Without a position an inline read first folds whatever is new (never waiting on another
 projector), so it is as fresh as the store.
 """
@@ -14,14 +14,22 @@ from __future__ import annotations
 
 import os
 import weakref
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, current_app
 
-from api.log_positions import within_the_log
+from api.cursors import within_the_log
 from ledger.config import env_choice, env_int
 
 MODES = ("inline", "external")
+
+
+def projection_settings(source: Mapping[str, str]) -> tuple[str, int]:
+    """``LEDGER_PROJECTIONS`` and ``LEDGER_PROJECTION_WAIT_MS``; a bad one raises
+    ``SettingError`` naming it."""
+    mode = env_choice("LEDGER_PROJECTIONS", "inline", MODES, source)
+    return mode, env_int("LEDGER_PROJECTION_WAIT_MS", 2000, source, minimum=0)
 
 
 def init_app(app: Flask, ledger: Any, env: dict[str, str]) -> None:
@@ -29,8 +37,7 @@ def init_app(app: Flask, ledger: Any, env: dict[str, str]) -> None:
 
     settings = {**env, **{k: str(v) for k, v in app.config.items() if k.startswith("LEDGER_")}}
     source = {**os.environ, **settings}
-    mode = env_choice("LEDGER_PROJECTIONS", "inline", MODES, source)
-    wait_ms = env_int("LEDGER_PROJECTION_WAIT_MS", 2000, source, minimum=0)
+    mode, wait_ms = projection_settings(source)
     app.config["LEDGER_PROJECTIONS"] = mode
     app.config["LEDGER_PROJECTION_WAIT_MS"] = wait_ms
     projections = open_projections(ledger, env)

@@ -11,8 +11,8 @@ from flask import Response, g, request, stream_with_context
 
 from api.auth import require
 from api.body import Blueprint
+from api.cursors import log_head, within_the_log
 from api.errors import problem
-from api.log_positions import log_head, within_the_log
 from api.resources.common import ledger, table_members
 from api.resources.feed import table_page
 from api.responses import answers
@@ -43,7 +43,7 @@ def page(args, table_id):
 
 
 def _within_the_log(app: Any, after: int) -> int:
-    """The log's head, once ``after`` is checked against it (``api.log_positions``)."""
+    """The log's head, once ``after`` is checked against it (``api.cursors``)."""
     return within_the_log(app, "after", after, "pass 0 or a page's next")
 
 

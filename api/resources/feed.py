@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from api.log_positions import log_head
+from api.cursors import log_head
 from api.shoe_secrets import burns_shown, mask_shoe_event, withheld_shoes
 from api.table_members import TableMembers
 from api.visibility import CHAIN_FIELDS, burn_shoes, event_record, event_views, sees_all

@@ -162,3 +162,4 @@ def test_python_m_api_refuses_a_bad_setting_in_one_line_and_makes_no_var(tmp_pat
         "python -m api: AUDIT_COOKIE_SECURE must be one of auto, true, false; not 'maybe'\n"
     )
     assert done.stdout == "" and not (tmp_path / "var").exists()
+    assert not (tmp_path / "db").exists()  # refused before the store's directory is made
