@@ -166,6 +166,14 @@ def false_division(play: Play, hand_id: str) -> None:
     if is_dealer_hand(hand_id):
         raise InvalidCommand("the dealer reports a player's false division", "VU-25")
     hand = _open_hand(play, hand_id, "VU-25")
+    if hand["split_from"]:
+        # A hand of a divided pair: its first two cards are the pair's card and the one
+        # dealt on it, which need not match; the division itself was a lawful one.
+        raise RuleViolation(
+            f"hand {hand_id} is a hand of a divided pair: drawing on each is a division "
+            "(VU-19), not a false one",
+            "VU-25",
+        )
     if rnd.current_turn() != hand_id and not hand["draws"]:
         raise OutOfTurn(
             f"hand {hand_id} has not been served: it has drawn on nothing, separately or not",

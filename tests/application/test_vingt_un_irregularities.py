@@ -423,3 +423,21 @@ def test_VU_21_two_cards_to_a_dealer_hand_not_in_turn_are_refused(app, table):
 
     assert refused.value.clause == "VU-21"
     assert app.recorder.max_notification_id() == stored
+
+
+def test_VU_25_a_hand_of_a_divided_pair_is_no_false_division(app, table):
+    table_id, dealer, ann, bob = table
+    # Ann divides 7C 7D (VU-19): her hands are 7C 9H and 7D KS, neither a pair, both lawful.
+    rid = _deal(
+        app, table_id, dealer, ann, bob, ["7C", "5C", "9C", "7D", "6D", "8D", "9H", "KS", "2H"]
+    )
+    new_hand = app.act(rid, "split", actor=ann, hand="h1", amount=None)["new_hand"]
+
+    for hand in ("h1", new_hand):
+        refusal = _refused(
+            app, RuleViolation, app.act, rid, "false_division", actor=dealer, hand=hand
+        )
+        assert refusal.clause == "VU-25"
+        assert "divided pair" in refusal.message
+    assert not _settled(app, rid)
+    assert fold_balances(app).get(f"pool:{table_id}", 0) == 0  # no penalty was taken
