@@ -65,7 +65,7 @@ def split(play: Play, hand_id: str, player_id: str, amount: int | None) -> str:
     rnd = play.rnd
     new_id = f"h{len(rnd.hands) + 1}"
     card = hand["cards"][1]
-    hold = play.hold_for(amount)
+    hold = play.hold_for(amount, split=True)
     play.books.transfer(
         f"player:{player_id}", play.escrow, hold, fam.SPLIT_CLAUSE, f"stake on {new_id}"
     )
@@ -87,7 +87,7 @@ def split(play: Play, hand_id: str, player_id: str, amount: int | None) -> str:
         clause=fam.SPLIT_CLAUSE,
         actor=play.actor,
     )
-    play.cover_bank(amount, fam.SPLIT_CLAUSE)
+    play.cover_bank(amount, fam.SPLIT_CLAUSE, split=True)
     fam.after_split(play, hand_id, new_id)
     turns.continue_play(play)
     return new_id

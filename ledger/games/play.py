@@ -70,16 +70,22 @@ class Play:
 
     # -- money ---------------------------------------------------------------------------
 
-    def hold_for(self, stake: int, others: int = 0) -> int:
+    def hold_for(self, stake: int, others: int = 0, *, split: bool = False) -> int:
         """What a stake moves into escrow: the book's worst case unless the table gives credit
-        (``others``: the other first hands of the round, for a first hand's stake)."""
-        return stake if self.rules.credit else stake * self.rules.hold_multiple(others)
+        (``others``: the other first hands of the round, for a first hand's stake; ``split``:
+        a split hand's stake)."""
+        if self.rules.credit:
+            return stake
+        if split and self.rules.split_exposure is not None:
+            return stake * self.rules.split_exposure
+        return stake * self.rules.hold_multiple(others)
 
-    def cover_bank(self, stake: int, clause: str) -> None:
+    def cover_bank(self, stake: int, clause: str, *, split: bool = False) -> None:
         """A player-banker puts up what the stake could cost him (no-credit tables)."""
         if self.rules.house_banked or self.rules.credit:
             return
-        need = stake * self.rules.banker_exposure
+        multiple = self.rules.split_exposure if split else None
+        need = stake * (self.rules.banker_exposure if multiple is None else multiple)
         self.books.transfer(self.banker_account, self.escrow, need, clause, "bank cover held")
         self.rnd.trigger_event(Round.BankCovered, amount=need, clause=clause)
 

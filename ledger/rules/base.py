@@ -26,6 +26,9 @@ class RuleSet:
     player_exposure: ClassVar[int] = 1
     # The most the banker can pay per unit staked.
     banker_exposure: ClassVar[int] = 1
+    # Both of these for a stake on a split hand, where a book settles its naturals at the deal
+    # and a split hand is never one; None where a split hand risks what any stake does.
+    split_exposure: ClassVar[int | None] = None
 
     min_stake: int = 100
     max_stake: int = 10_000

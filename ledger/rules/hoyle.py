@@ -17,6 +17,7 @@ class HoyleRules(RuleSet):
     prefix: ClassVar[str] = "H13"
     player_exposure: ClassVar[int] = 2  # H13-5: a dealer natural costs twice the stake
     banker_exposure: ClassVar[int] = 2  # H13-6: a player natural is paid double
+    split_exposure: ClassVar[int | None] = 1  # H13-3: after H13-5/6, a single stake (H13-7..10)
 
     fixed_bet: int | None = None  # H13-2
     stake_after_first_card: bool = False  # H13-3

@@ -228,6 +228,36 @@ def test_H13_3_allow_split_stakes_on_each_card_of_a_pair(app, fund):
     assert_books_balance(app, rid)
 
 
+def test_H13_3_a_split_hand_holds_and_is_covered_for_its_single_stake(app, fund):
+    # The naturals were settled at the deal (H13-5, H13-6): a split hand can only win or
+    # lose its own stake (H13-7..H13-10), so a wallet that holds that stake may split, and
+    # the banker covers the split stake once, not twice as for a stake at the deal.
+    dealer, p1 = fund("Dealer", 10_000), fund("Punter 1", 700)
+    table = app.open_table(FAMILY, {"allow_split": True})["table_id"]
+    app.seat_player(table, dealer, 1)
+    app.seat_player(table, p1, 2)
+    app.choose_dealer(table, dealer)
+    before = wallets(app, dealer, p1)
+    rid = start(
+        app, table, dealer, dealt(hands=[("8H", "8D")], dealer=("TH", "9H"), draws=["3C", "KD"])
+    )
+    app.place_stake(rid, p1, 200)  # held twice (H13-5): 300 left in the wallet
+
+    app.act(rid, "split", actor=p1, hand="h1")  # 200 more on the second eight
+    rnd = app.get_round(rid)
+    assert (rnd.hands["h2"]["stake"], rnd.hands["h2"]["held"]) == (200, 200)
+    assert rnd.bank_held == 2 * 200 + 200
+    assert app.get_player(p1).balance == 700 - 400 - 200
+
+    app.act(rid, "stand", actor=p1, hand="h1")  # 11
+    app.act(rid, "stand", actor=p1, hand="h2")  # 18
+    app.act(rid, "dealer_stand", actor=dealer)  # 19
+
+    assert_settled(app, rid, {"h1": (-200, ["H13-10"]), "h2": (-200, ["H13-10"])})
+    assert_wallets(app, before, {p1: -400, dealer: 400})
+    assert_books_balance(app, rid)
+
+
 def test_H13_3_no_split_unless_the_table_allows_it(app, fund):
     table, dealer, (p1, p2) = open_table(app, fund)  # allow_split defaults to False
     before = wallets(app, dealer, p1, p2)
