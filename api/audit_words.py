@@ -280,11 +280,14 @@ def describe(event: dict[str, Any]) -> str:
 
 
 def hold_adjusted(hand: str, data: dict[str, Any]) -> str:
-    """A hold that grew (the dealer divided his pair, VU-21) or paid another player (VU-10)."""
+    """A hold that grew (the dealer divided his pair, VU-21), paid another player (VU-10) or
+    was partly released to its holder (H13-5)."""
     amount = data.get("amount") or 0
     if amount >= 0:
         return f"Money held for {hand} raised by {money(amount)}"
     to = data.get("to_hand") or memo_hand(data.get("memo"))
+    if to and to == data.get("hand"):
+        return f"Money held for {hand} lowered by {money(-amount)}, released to its holder"
     paid = f"{hand.capitalize()} paid {money(-amount)} from its stake"
     return f"{paid} to the holder of {hand_name(to)}" if to else f"{paid} to another player"
 

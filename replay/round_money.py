@@ -2,8 +2,8 @@
 
 A round's stream records each fact that moves money, with the amount or enough to recompute
 it: a stake held (``StakePlaced``: stakes and splits; ``StakeRaised``: doubles), the bank's
-cover held and released (``BankCovered``), a hold grown by the dealer's division (VU-21) or
-paid to another player's hand (VU-10: ``HoldAdjusted``), insurance taken and settled, each
+cover held and released (``BankCovered``), a hold grown by the dealer's division (VU-21),
+paid to another player's hand (VU-10) or released to its holder (H13-5: ``HoldAdjusted``), insurance taken and settled, each
 hand's settlement (``HandSettled``: its net, what came from the bank's cover; a surrender's
 refund is its net too), a Vingt-un ante for each hand opened in a round that takes one
 (every round, or a deal's first: VU-27 a, ``Round.Started.round_of_deal``), a penalty
@@ -26,7 +26,7 @@ from ledger.domain.round import Round
 from ledger.games import casino, vingt_un
 from ledger.games.play import settlement_legs
 from ledger.rules import RuleSet
-from replay.side_payments import side_payment
+from replay.side_payments import released, side_payment
 
 Leg = tuple[str, str, int, str]  # payer, payee, amount (> 0), clause
 ANTE_CLAUSE = POOL_CLAUSE = "VU-27"
@@ -84,6 +84,8 @@ class RoundMoney:
         return [(self.escrow, self.banker, -e.amount, e.clause)]
 
     def hold_adjusted(self, e: Any) -> list[Leg]:
+        if released(e):  # back to its own holder (H13-5)
+            return [(self.escrow, self.owner(e.hand), -e.amount, e.clause)]
         paid = side_payment(e)
         if paid is None:  # the hold grew (VU-21)
             return [(self.owner(e.hand), self.escrow, e.amount, e.clause)]

@@ -1,7 +1,8 @@
 """Side payments between players' hands: money one hand's hold pays to another hand's holder
 outside both hands' settlements with the banker (VU-10: a natural collects one stake from each
 other player). Recorded as ``Round.HoldAdjusted`` with a negative amount; the hand paid is its
-``to_hand``, or, for events recorded before that field, the hand its memo names."""
+``to_hand``, or, for events recorded before that field, the hand its memo names. A negative
+amount paid to the holder of the hand itself is no side payment but a release (``released``)."""
 
 from __future__ import annotations
 
@@ -21,11 +22,18 @@ class SidePayment(NamedTuple):
 
 
 def side_payment(event: Any) -> SidePayment | None:
-    """The side payment a ``HoldAdjusted`` records, or None (a hold that grew, VU-21)."""
-    if event.amount >= 0:
+    """The side payment a ``HoldAdjusted`` records, or None (a hold that grew, VU-21, or was
+    released to its own holder, H13-5)."""
+    if event.amount >= 0 or released(event):
         return None
     payee = getattr(event, "to_hand", "") or memo_hand(event.memo)
     return SidePayment(event.hand, payee, -event.amount, event.clause, event.memo)
+
+
+def released(event: Any) -> bool:
+    """Whether a ``HoldAdjusted`` gives part of a hold back to the hand's own holder (once
+    Hoyle's naturals are settled, H13-5): paid to the holder of its own hand, no side payment."""
+    return event.amount < 0 and getattr(event, "to_hand", "") == event.hand
 
 
 def memo_hand(memo: str | None) -> str | None:

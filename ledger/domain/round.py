@@ -363,8 +363,10 @@ class Round(ChainedAggregate):
     class HoldAdjusted(ChainedAggregate.Event):
         """The hold of ``hand`` grows (``amount`` > 0: the dealer divides, VU-21; on credit,
         from the wallet, by what a VU-10 collection takes beyond it) or pays ``-amount`` out to the
-        holder of ``to_hand`` (a side payment between players, VU-10). Recorded before
-        ``to_hand`` existed, an event reads with "" (its memo names the hand)."""
+        holder of ``to_hand`` (a side payment between players, VU-10; to the hand's own
+        holder when ``to_hand`` is ``hand``: a release, once Hoyle's naturals are settled,
+        H13-5). Recorded before ``to_hand`` existed, an event reads with "" (its memo names
+        the hand)."""
 
         hand: str
         amount: int

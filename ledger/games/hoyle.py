@@ -46,6 +46,10 @@ def after_deal(play: Play) -> None:
     for hand_id in naturals:
         private.declare_natural(play, hand_id, "H13-6")
         play.pay_hand(hand_id, 2, "natural", ["H13-6"])
+    # The naturals are settled: a hand still open can only win or lose its single stake
+    # (H13-7..H13-10), so what was held for a dealer natural (H13-5) and covered for a player
+    # natural (H13-6) goes back now rather than stay locked to the end of the round.
+    play.release_beyond(1, "H13-5", "H13-6")
 
 
 def natural_takes_table(play: Play, naturals: list[str]) -> None:

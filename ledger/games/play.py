@@ -142,6 +142,37 @@ class Play:
             )
             self.rnd.trigger_event(Round.BankCovered, amount=-left, clause=clause)
 
+    def release_beyond(self, multiple: int, hold_clause: str, cover_clause: str) -> None:
+        """Once a book has settled its naturals at the deal, an open hand can lose or win at
+        most ``multiple`` times its stake: the rest of each open hand's hold goes back to its
+        holder, and the banker's cover beyond that for the open stakes back to him (no-credit
+        tables; a hold is released as paid to the holder of its own hand)."""
+        rnd = self.rnd
+        live = rnd.live_hands()
+        if self.rules.credit or not live:
+            return
+        for hand in live:
+            extra = hand["held"] - hand["stake"] * multiple
+            if extra > 0:
+                memo = f"hold of {hand['id']} beyond {multiple}x its stake released"
+                player = accounts.player(hand["player"])
+                self.books.transfer(self.escrow, player, extra, hold_clause, memo)
+                rnd.trigger_event(
+                    Round.HoldAdjusted,
+                    hand=hand["id"],
+                    amount=-extra,
+                    clause=hold_clause,
+                    memo=memo,
+                    to_hand=hand["id"],
+                )
+        if self.rules.house_banked:
+            return
+        extra = rnd.bank_held - sum(hand["stake"] for hand in live) * multiple
+        if extra > 0:
+            memo = f"bank cover beyond {multiple}x the open stakes released"
+            self.books.transfer(self.escrow, self.banker_account, extra, cover_clause, memo)
+            rnd.trigger_event(Round.BankCovered, amount=-extra, clause=cover_clause)
+
     def dealer_total(self) -> int:
         return self.rnd.total(DEALER)
 

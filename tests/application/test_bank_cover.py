@@ -5,6 +5,8 @@ can always be settled; a bank that cannot cover a stake refuses it."""
 
 from __future__ import annotations
 
+from uuid import UUID
+
 import pytest
 
 from ledger import accounts
@@ -13,6 +15,9 @@ from ledger.errors import InsufficientFunds
 
 STAKE = 100
 COVER = {"vingt-un": 4, "hoyle-1913": 2, "ochko": 2}
+# Still held once the stake is placed: a Hoyle round deals as its last stake is placed, and a
+# deal that shows no natural releases the cover beyond a single stake (H13-6).
+HELD = {**COVER, "hoyle-1913": 1}
 SHOE = ["TC", "9C", "8D", "8H", "2S", "3S", "4S", "5S"]
 
 
@@ -32,7 +37,9 @@ def test_the_bank_puts_up_the_most_a_stake_can_cost_it(app, fund, family):
 
     app.place_stake(rid, ann, STAKE)
 
-    cover = COVER[family] * STAKE
+    covered = [e.amount for e in app.events.get(UUID(rid)) if type(e).__name__ == "BankCovered"]
+    assert covered[0] == COVER[family] * STAKE
+    cover = HELD[family] * STAKE
     assert app.get_player(dealer).balance == 10_000 - cover
     assert app.get_round(rid).bank_held == cover
     assert (

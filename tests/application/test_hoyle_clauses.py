@@ -241,13 +241,13 @@ def test_H13_3_a_split_hand_holds_and_is_covered_for_its_single_stake(app, fund)
     rid = start(
         app, table, dealer, dealt(hands=[("8H", "8D")], dealer=("TH", "9H"), draws=["3C", "KD"])
     )
-    app.place_stake(rid, p1, 200)  # held twice (H13-5): 300 left in the wallet
+    app.place_stake(rid, p1, 200)  # held twice (H13-5) to the deal, then once
 
     app.act(rid, "split", actor=p1, hand="h1")  # 200 more on the second eight
     rnd = app.get_round(rid)
     assert (rnd.hands["h2"]["stake"], rnd.hands["h2"]["held"]) == (200, 200)
-    assert rnd.bank_held == 2 * 200 + 200
-    assert app.get_player(p1).balance == 700 - 400 - 200
+    assert rnd.bank_held == 200 + 200
+    assert app.get_player(p1).balance == 700 - 200 - 200
 
     app.act(rid, "stand", actor=p1, hand="h1")  # 11
     app.act(rid, "stand", actor=p1, hand="h2")  # 18
@@ -255,6 +255,76 @@ def test_H13_3_a_split_hand_holds_and_is_covered_for_its_single_stake(app, fund)
 
     assert_settled(app, rid, {"h1": (-200, ["H13-10"]), "h2": (-200, ["H13-10"])})
     assert_wallets(app, before, {p1: -400, dealer: 400})
+    assert_books_balance(app, rid)
+
+
+def _one_punter_at_a_split_table(app, fund, wallet, options=None):
+    dealer, p1 = fund("Dealer", 10_000), fund("Punter 1", wallet)
+    table = app.open_table(FAMILY, {"allow_split": True, **(options or {})})["table_id"]
+    app.seat_player(table, dealer, 1)
+    app.seat_player(table, p1, 2)
+    app.choose_dealer(table, dealer)
+    return table, dealer, p1
+
+
+def test_H13_5_the_hold_beyond_the_single_stake_is_released_once_the_naturals_are_settled(
+    app, fund
+):
+    # Held twice while a dealer natural could take two stakes (H13-5) and covered twice while
+    # a player natural could be paid double (H13-6); once the deal shows neither, an open
+    # hand can only win or lose its stake (H13-7..H13-10): the rest goes back at once.
+    table, dealer, p1 = _one_punter_at_a_split_table(app, fund, 500)
+    before = wallets(app, dealer, p1)
+    rid = start(
+        app, table, dealer, dealt(hands=[("8H", "8D")], dealer=("TH", "9H"), draws=["3C", "KD"])
+    )
+    app.place_stake(rid, p1, 200)
+
+    rnd = app.get_round(rid)
+    assert rnd.hands["h1"]["held"] == 200
+    assert rnd.bank_held == 200
+    assert app.get_player(p1).balance == 500 - 200
+    assert app.get_player(dealer).balance == 10_000 - 200
+    released = [
+        (type(e).__name__, e.amount, e.clause)
+        for e in round_events(app, rid)
+        if type(e).__name__ in ("HoldAdjusted", "BankCovered") and e.amount < 0
+    ]
+    assert released == [("HoldAdjusted", -200, "H13-5"), ("BankCovered", -200, "H13-6")]
+
+    # The split a wallet of 500 was refused while 400 stayed held for one stake of 200: the
+    # most his two hands can now lose is 400.
+    app.act(rid, "split", actor=p1, hand="h1")
+    assert app.get_player(p1).balance == 500 - 400
+    app.act(rid, "stand", actor=p1, hand="h1")  # 11
+    app.act(rid, "stand", actor=p1, hand="h2")  # 18
+    app.act(rid, "dealer_stand", actor=dealer)  # 19
+
+    assert_settled(app, rid, {"h1": (-200, ["H13-10"]), "h2": (-200, ["H13-10"])})
+    assert_wallets(app, before, {p1: -400, dealer: 400})
+    assert_books_balance(app, rid)
+
+
+def test_H13_5_nothing_is_released_on_credit_where_only_the_stake_is_held(app, fund):
+    table, dealer, p1 = _one_punter_at_a_split_table(app, fund, 500, {"credit": True})
+    rid = start(app, table, dealer, dealt(hands=[("8H", "9D")], dealer=("TH", "9H")))
+    app.place_stake(rid, p1, 200)
+
+    assert app.get_round(rid).hands["h1"]["held"] == 200
+    assert app.get_player(p1).balance == 500 - 200
+    assert not [e for e in round_events(app, rid) if type(e).__name__ == "HoldAdjusted"]
+
+
+def test_H13_5_a_dealer_natural_still_takes_the_double_hold(app, fund):
+    # Decided at the deal: nothing is released before the hold pays it.
+    table, dealer, p1 = _one_punter_at_a_split_table(app, fund, 500)
+    before = wallets(app, dealer, p1)
+    rid = start(app, table, dealer, dealt(hands=[("8H", "9D")], dealer=("AH", "KH")))
+    app.place_stake(rid, p1, 200)
+
+    assert_settled(app, rid, {"h1": (-400, ["H13-5"])})
+    assert_wallets(app, before, {p1: -400, dealer: 400})
+    assert not [e for e in round_events(app, rid) if type(e).__name__ == "HoldAdjusted"]
     assert_books_balance(app, rid)
 
 
