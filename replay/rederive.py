@@ -12,7 +12,10 @@ The events the engine produces are compared with the recorded ones position by p
 (player, round and table ids mapped), and every ``HandSettled`` (hand, outcome, amount,
 multiplier, rounding, clauses) is compared with the recorded one (``replay.rederivation``).
 Burn cards and shoe changes are left out of both sides (a fixed shoe neither burns nor runs
-out), and so are the round's own transfers, which follow from the settlements.
+out), and so are the round's own transfers, which follow from the settlements. The holds and
+cover a Hoyle round releases once its naturals are settled (H13-5, H13-6) are compared apart,
+so a round recorded before the ledger released them still rederives, with that difference
+named.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from ledger.domain.round import DEALER, DEALER_HANDS, Round
 from ledger.errors import LedgerError
 from replay.damage import read_stream
 from replay.rederivation import Rederivation, compare_settlements, settlement
+from replay.side_payments import released
 
 FUNDS = 10**12  # every stand-in's deposit: no recorded stake can be refused for money
 # Left out of the comparison: burns and shoe changes (a fixed shoe has none), and the round's
@@ -79,6 +83,7 @@ def rederive(recorded: list[Any]) -> Rederivation:
                 for e in replay.produced()
                 if isinstance(e, Round.HandSettled)
             ]
+            replay.compare_releases()
     finally:
         fresh.close()
     compare_settlements(recorded, result)
@@ -99,7 +104,8 @@ class _Replay:
         self.started = started
         self.family = family
         self.rules = rules
-        self.recorded = [e for e in recorded if not isinstance(e, SKIPPED)]
+        self.recorded = [e for e in recorded if not _left_out(e)]
+        self.releases = [e for e in recorded if released_after_deal(e)]
         self.result = result
         self.ids: dict[str, str] = {}
         self.round_id = ""
@@ -131,7 +137,19 @@ class _Replay:
 
     def produced(self) -> list[Any]:
         events = self.app.events.get(UUID(self.round_id))
-        return [e for e in events if not isinstance(e, SKIPPED)]
+        return [e for e in events if not _left_out(e)]
+
+    def compare_releases(self) -> None:
+        """The holds and cover released after the deal (H13-5, H13-6), compared apart: a
+        round recorded before the ledger released them held them to its end, and differs
+        from today's rules in that alone, not in a step of play or a settlement."""
+        events = self.app.events.get(UUID(self.round_id))
+        now = [_release(e) for e in events if released_after_deal(e)]
+        recorded = [self.mapped(_release(e)) for e in self.releases]
+        if now != recorded:
+            self.result.event_differences.append(
+                f"released after the deal: recorded {recorded}, now {now}"
+            )
 
     def run(self) -> None:
         self.set_up()
@@ -290,6 +308,23 @@ class _Replay:
         ):
             return "dealer_split", {"actor": dealer}
         return None
+
+
+def released_after_deal(event: Any) -> bool:
+    """A hold (H13-5) or bank cover (H13-6) released once Hoyle's naturals are settled."""
+    if isinstance(event, Round.HoldAdjusted):
+        return event.clause == "H13-5" and released(event)
+    if isinstance(event, Round.BankCovered):
+        return event.clause == "H13-6" and event.amount < 0
+    return False
+
+
+def _left_out(event: Any) -> bool:
+    return isinstance(event, SKIPPED) or released_after_deal(event)
+
+
+def _release(event: Any) -> list[Any]:
+    return [_name(event), getattr(event, "hand", "(bank)"), event.amount, event.clause]
 
 
 def _name(event: Any) -> str:

@@ -1,16 +1,16 @@
 """The money a round's own events say moved: every transfer, as (payer, payee, amount, clause).
 
-A round's stream records each fact that moves money, with the amount or enough to recompute
-it: a stake held (``StakePlaced``: stakes and splits; ``StakeRaised``: doubles), the bank's
-cover held and released (``BankCovered``), a hold grown by the dealer's division (VU-21),
-paid to another player's hand (VU-10) or released to its holder (H13-5: ``HoldAdjusted``), insurance taken and settled, each
-hand's settlement (``HandSettled``: its net, what came from the bank's cover; a surrender's
-refund is its net too), a Vingt-un ante for each hand opened in a round that takes one
-(every round, or a deal's first: VU-27 a, ``Round.Started.round_of_deal``), a penalty
-(VU-26) and, once the dealer has played, what he pays the pool for each hand he over-drew and
-out of his receipts on ties (VU-27 b, c). The transfers themselves are recorded elsewhere, mostly
-in the wallets' streams and the table's, which one edit can rewrite whole, hash chain and
-all; ``replay.verify_money`` holds them to what is derived here.
+A round's stream records each fact that moves money, with the amount or enough to recompute it:
+a stake held (``StakePlaced``: stakes and splits; ``StakeRaised``: doubles), the bank's cover
+held and released (``BankCovered``), a hold grown by the dealer's division (VU-21), paid to
+another player's hand (VU-10) or released to its holder (H13-5: ``HoldAdjusted``), insurance
+taken and settled, each hand's settlement (``HandSettled``: its net, what came from the bank's
+cover; a surrender's refund is its net too), a Vingt-un ante for each hand opened in a round
+that takes one (every round, or a deal's first: VU-27 a, ``Round.Started.round_of_deal``), a
+penalty (VU-26) and, once the dealer has played, what he pays the pool for each hand he over-
+drew and out of his receipts on ties (VU-27 b, c). The transfers themselves are recorded
+elsewhere, mostly in the wallets' streams and the table's, which one edit can rewrite whole,
+hash chain and all; ``replay.verify_money`` holds them to what is derived here.
 
 The legs of a settlement, of insurance and of the pool's share come from the same functions
 the game plays them with (``ledger.games.play.settlement_legs``, ``casino.insurance_legs``,

@@ -13,7 +13,7 @@ from ledger.application import TwentyOneLedger
 from ledger.config import store_env
 from ledger.simulate import Settings, run
 from replay.__main__ import main
-from replay.rederive import rederive, rederive_round
+from replay.rederive import rederive, rederive_round, released_after_deal
 
 
 @pytest.fixture
@@ -141,3 +141,33 @@ def test_a_dealer_dividing_twice_and_serving_himself_two_cards_rederives_clean(a
     assert result.matches, result.text()
     assert result.event_differences == [], result.text()
     assert [s["hand"] for s in result.settlements] == ["h1", "h2"]
+
+
+def _hoyle_rounds_with_releases(app):
+    run(Settings(family="hoyle-1913", rounds=8, players=3, stake=100), app)
+    rounds = [list(app.events.get(UUID(rid))) for rid in round_ids(app)]
+    with_releases = [r for r in rounds if any(released_after_deal(e) for e in r)]
+    assert with_releases  # most Hoyle deals show no natural: each releases what it held over
+    return with_releases
+
+
+def test_a_hoyle_round_rederives_its_releases_after_the_deal(app):
+    for events in _hoyle_rounds_with_releases(app):
+        result = rederive(events)
+
+        assert result.matches, result.text()
+        assert result.event_differences == [], result.text()
+
+
+def test_a_hoyle_round_recorded_before_the_releases_still_rederives_with_them_named(app):
+    # Recorded before the ledger released the holds beyond a stake after the deal (H13-5,
+    # H13-6): the same play, the same settlements, only the releases differ.
+    events = _hoyle_rounds_with_releases(app)[0]
+    before = [e for e in events if not released_after_deal(e)]
+
+    result = rederive(before)
+
+    assert result.matches, result.text()
+    assert len(result.event_differences) == 1
+    assert result.event_differences[0].startswith("released after the deal: recorded []")
+    assert "H13-5" in result.event_differences[0]
