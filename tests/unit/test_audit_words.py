@@ -1,6 +1,6 @@
 """The audit page's one line per event, where it says more than the event's type."""
 
-from api.audit_words import describe
+from api.audit_words import describe, money
 
 
 def _started(**data):
@@ -17,3 +17,16 @@ def test_a_casino_round_or_one_recorded_before_the_count_says_only_its_number():
     assert _started(round_of_deal=9, rules={"family": "casino"}) == "Round 7 started"
     assert _started(round_of_deal=0, rules={"family": "ochko"}) == "Round 7 started"
     assert _started(rules={"family": "hoyle-1913"}) == "Round 7 started"
+
+
+def _held(**data):
+    return describe({"type": "HoldAdjusted", "data": {"hand": "h1", "clause": "X", **data}})
+
+
+def test_a_hold_released_to_its_own_holder_is_no_payment_to_another_player():
+    # Hoyle, once the deal shows no natural (H13-5): paid to the holder of the hand itself.
+    assert _held(amount=-20000, to_hand="h1") == (
+        "Money held for hand 1 lowered by " + money(20000) + ", released to its holder"
+    )
+    assert _held(amount=-20000, to_hand="h2").endswith("to the holder of hand 2")
+
