@@ -29,4 +29,3 @@ def test_a_hold_released_to_its_own_holder_is_no_payment_to_another_player():
         "Money held for hand 1 lowered by " + money(20000) + ", released to its holder"
     )
     assert _held(amount=-20000, to_hand="h2").endswith("to the holder of hand 2")
-
