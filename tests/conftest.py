@@ -119,6 +119,14 @@ def postgres_settings_env() -> dict[str, str]:
 
 
 @pytest.fixture
+def sqlite_file(tmp_path: Path) -> tuple[dict[str, str], Path]:
+    """A SQLite file in the test's own folder, fixed shoes allowed: its env and its path (for
+    tests that read or damage the file's rows themselves)."""
+    path = tmp_path / "l.sqlite3"
+    return {**build_store_env("sqlite", sqlite_path=str(path), environ={}), **TEST_ENV}, path
+
+
+@pytest.fixture
 def memory_env() -> dict[str, str]:
     """The in-memory store only: for fast application tests."""
     return {**build_store_env("memory", environ={}), **TEST_ENV}

@@ -12,16 +12,13 @@ import pytest
 
 from api import create_app
 from ledger.application import TwentyOneLedger
-from ledger.config import store_env
 
 
 @pytest.fixture
-def store(tmp_path):
+def store(sqlite_file):
     """A SQLite ledger with one ended Vingt-un round, its shoe's commitment then moved to the
     end of the log (the table still open, so the seed is not revealed)."""
-    path = tmp_path / "l.sqlite3"
-    env = store_env("sqlite", sqlite_path=str(path), environ={})
-    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+    env, path = sqlite_file
     ledger = TwentyOneLedger(env=env)
     try:
         dee, ann = (ledger.register_player(n)["player_id"] for n in ("Dee", "Ann"))

@@ -11,14 +11,12 @@ import pytest
 
 from api import create_app
 from ledger.application import TwentyOneLedger
-from ledger.config import store_env
 
 
 @pytest.fixture
-def store(tmp_path):
+def store(sqlite_file):
     """A SQLite ledger with one round in play (started, two stakes placed)."""
-    env = store_env("sqlite", sqlite_path=str(tmp_path / "l.sqlite3"), environ={})
-    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+    env, path = sqlite_file
     ledger = TwentyOneLedger(env=env)
     try:
         ann = ledger.register_player("Ann")["player_id"]
@@ -30,7 +28,7 @@ def store(tmp_path):
         ledger.place_stake(rid, ann, 500)
     finally:
         ledger.close()
-    return env, tmp_path / "l.sqlite3", rid
+    return env, path, rid
 
 
 @pytest.fixture

@@ -13,17 +13,14 @@ import pytest
 
 from api import create_app
 from ledger.application import TwentyOneLedger
-from ledger.config import store_env
 
 PROBLEM = "application/problem+json"
 
 
 @pytest.fixture
-def store(tmp_path):
+def store(sqlite_file):
     """A SQLite ledger: Ann and Bob funded, a casino table, a round with both stakes."""
-    path = tmp_path / "l.sqlite3"
-    env = store_env("sqlite", sqlite_path=str(path), environ={})
-    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+    env, path = sqlite_file
     ledger = TwentyOneLedger(env=env)
     try:
         ann = ledger.register_player("Ann")["player_id"]

@@ -13,7 +13,6 @@ from uuid import UUID
 import pytest
 
 from ledger.application import TwentyOneLedger
-from ledger.config import store_env
 from replay.__main__ import main
 from replay.audit import audit_round
 
@@ -102,12 +101,10 @@ def test_the_shoe_says_where_its_commitment_was_recorded_and_that_it_came_first(
 
 
 @pytest.fixture
-def doctored(tmp_path):
+def doctored(sqlite_file):
     """A SQLite ledger whose shoe commitment was moved to the end of the log after the round
     was dealt: its hash chain still holds (no event's content changed), its order does not."""
-    path = tmp_path / "l.sqlite3"
-    env = store_env("sqlite", sqlite_path=str(path), environ={})
-    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+    env, path = sqlite_file
     app = TwentyOneLedger(env=env)
     try:
         rid = vingt_un_round(app)

@@ -12,16 +12,13 @@ import pytest
 from replay_history import play_fixed_casino
 
 from ledger.application import TwentyOneLedger
-from ledger.config import store_env
 from replay.__main__ import main
 
 
 @pytest.fixture
-def stored(tmp_path):
+def stored(sqlite_file):
     """A SQLite ledger holding one ended round (11+ events) and one still in play."""
-    path = tmp_path / "l.sqlite3"
-    env = store_env("sqlite", sqlite_path=str(path), environ={})
-    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+    env, path = sqlite_file
     app = TwentyOneLedger(env=env)
     try:
         rid = play_fixed_casino(app)

@@ -12,18 +12,15 @@ import pytest
 from replay_history import play_fixed_casino
 
 from ledger.application import TwentyOneLedger
-from ledger.config import store_env
 from replay.__main__ import main
 from replay.damage import StoreDamaged
 from replay.projections import open_projections
 
 
 @pytest.fixture
-def stored(tmp_path):
+def stored(sqlite_file):
     """A SQLite ledger holding one ended casino round."""
-    path = tmp_path / "l.sqlite3"
-    env = store_env("sqlite", sqlite_path=str(path), environ={})
-    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+    env, path = sqlite_file
     app = TwentyOneLedger(env=env)
     try:
         play_fixed_casino(app)

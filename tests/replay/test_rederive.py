@@ -10,7 +10,6 @@ import pytest
 from replay_history import FAMILIES, play_fixed_casino, round_ids
 
 from ledger.application import TwentyOneLedger
-from ledger.config import store_env
 from ledger.simulate import Settings, run
 from replay.__main__ import main
 from replay.rederive import rederive, rederive_round, released_after_deal
@@ -64,9 +63,8 @@ def test_a_tampered_settlement_shows_the_difference(app):
     assert "settlement DIFFERS" in result.text()
 
 
-def test_the_command_line_rederives_a_stored_round(tmp_path, capsys):
-    env = store_env("sqlite", sqlite_path=str(tmp_path / "l.sqlite3"), environ={})
-    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+def test_the_command_line_rederives_a_stored_round(sqlite_file, capsys):
+    env = sqlite_file[0]
     writer = TwentyOneLedger(env=env)
     try:
         rid = play_fixed_casino(writer)

@@ -10,7 +10,6 @@ import pytest
 from replay_history import play_fixed_casino
 
 from ledger.application import TwentyOneLedger
-from ledger.config import store_env
 from ledger.domain.chain import project
 from ledger.domain.table import Table
 from ledger.simulate import Settings, Tally, play_round, setup_table
@@ -19,9 +18,8 @@ from replay.timetravel import parse_time, round_at, state_of, table_at
 
 
 @pytest.fixture
-def stored(tmp_path):
-    env = store_env("sqlite", sqlite_path=str(tmp_path / "l.sqlite3"), environ={})
-    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+def stored(sqlite_file):
+    env = sqlite_file[0]
     app = TwentyOneLedger(env=env)
     rid = play_fixed_casino(app)
     table = str(app.get_round(rid).table_id)

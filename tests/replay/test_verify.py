@@ -208,11 +208,8 @@ def test_the_command_line_exits_non_zero_naming_the_event(tmp_path):
     assert f"Round.HandSettled v{version} of stream {stream}" in text.stdout
 
 
-def test_a_version_gap_is_named(tmp_path):
-    from ledger.config import store_env as build
-
-    env = {**build("sqlite", sqlite_path=str(tmp_path / "l.sqlite3"), environ={})}
-    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+def test_a_version_gap_is_named(sqlite_file):
+    env = sqlite_file[0]
     app = TwentyOneLedger(env=env)
     try:
         play_history(app, rounds=1)

@@ -19,9 +19,8 @@ from replay.verify import NotATable, verify
 
 
 @pytest.fixture
-def sqlite_history(tmp_path):
-    env = dict(build("sqlite", sqlite_path=str(tmp_path / "l.sqlite3"), environ={}))
-    env["LEDGER_ALLOW_FIXED_SHOES"] = "true"
+def sqlite_history(sqlite_file):
+    env = sqlite_file[0]
     app = TwentyOneLedger(env=env)
     try:
         history = play_history(app, rounds=2)
