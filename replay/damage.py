@@ -112,6 +112,22 @@ def _undecodable(
     )
 
 
+def altered(stored: Any, cause: BaseException) -> StoreDamaged:
+    """:class:`StoreDamaged` for a stored event (or notification) that decodes, but whose
+    fields no longer match its hash (a field dropped, renamed or retyped), ``cause`` the error
+    its reader met."""
+    position = getattr(stored, "id", None)
+    where = _where(stored.originator_id, stored.originator_version, position, stored.topic)
+    return StoreDamaged(
+        f"{where} does not match its hash: its fields were altered"
+        f" ({type(cause).__name__}: {cause})",
+        stream=stored.originator_id,
+        version=stored.originator_version,
+        position=position,
+        event_type=_type_name(stored.topic),
+    )
+
+
 def missing(stream: Any, expected: int, found: int, position: int | None = None) -> StoreDamaged:
     """:class:`StoreDamaged` for a stream that goes on at version ``found`` where ``expected``
     was due (an event, or several, deleted from its middle)."""

@@ -25,10 +25,12 @@ from eventsourcing.utils import TopicError, resolve_topic
 
 from ledger.domain.chain import plain
 from ledger.transcoder import OrjsonTranscoder
-from replay.damage import decode_with, undecodable
+from replay.damage import altered, decode_with, undecodable
 from replay.projections.projector import event_name
 
 _TYPE = b'"_type_"'
+# The fields every event carries and every reader of its stored JSON takes for granted.
+_ENVELOPE = frozenset({"timestamp", "prev_hash", "hash"})
 
 
 class Fact:
@@ -120,7 +122,11 @@ class FactDecoder:
         event only :meth:`stored_json` will read, before anything of its batch is folded
         (damaged bytes copied into the audit trail would fail every read of its round)."""
         if self._as_stored(stored):
-            self._loads(stored)
+            fields = self._loads(stored)
+            if not _ENVELOPE.issubset(fields):
+                # What every reader of a copied line needs (``audit_trail.entry``).
+                gone = ", ".join(sorted(_ENVELOPE.difference(fields)))
+                raise altered(stored, KeyError(f"no {gone}"))
         else:
             self._mapped(stored)
 

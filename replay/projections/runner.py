@@ -26,7 +26,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from replay.damage import StoreDamaged
+from ledger.domain.chain import hash_matches
+from replay.damage import StoreDamaged, altered
 from replay.event_rows import page_reader
 from replay.projections.audit_trail import AuditTrail
 from replay.projections.bankroll import Bankroll
@@ -153,7 +154,17 @@ class Projections:
         # took it between a rollback and the reset would trust caches the failed batch left.
         with self.views._lock, gc_paused():
             try:
-                return self._fold_batch(target, lock_timeout)
+                try:
+                    return self._fold_batch(target, lock_timeout)
+                except _Misread as misread:
+                    # The batch was rolled back part-way through an event; what came before
+                    # the damaged event is folded again and kept, as for undecodable bytes.
+                    self._committed = None
+                    for projector in self.projectors:
+                        projector.clear()
+                    damaged = misread.damaged
+                    self._fold_batch(damaged.position - 1, lock_timeout)
+                    raise damaged from misread.__cause__
             except BaseException:
                 self._committed = None
                 for projector in self.projectors:
@@ -253,9 +264,29 @@ class Projections:
         for projector in self.projectors:
             projector.prefetch(pairs)
         for (event, n), route_handlers in zip(pairs, handlers):
-            for handler in route_handlers:
-                handler(event, n)
+            try:
+                for handler in route_handlers:
+                    handler(event, n)
+            except Exception as error:
+                misread = self._misread(n, error)
+                if misread is None:
+                    raise
+                raise _Misread(misread) from error
         return len(pairs), damaged
+
+    def _misread(self, stored: Any, error: Exception) -> StoreDamaged | None:
+        """When a handler fails on an event, whether the event is to blame: JSON that decodes
+        but whose fields are not what was recorded (a field dropped, renamed or retyped by
+        hand) no longer matches its own hash. Checked only after a failure, so a healthy
+        rebuild pays nothing for it; a failure on an intact event is a fault of the code and
+        is raised as it is."""
+        try:
+            fields = vars(self.decode(stored))
+        except StoreDamaged as damaged:
+            return damaged
+        if hash_matches(event_name(stored.topic), fields):
+            return None
+        return altered(stored, error)
 
     def _route(self, topic: str) -> tuple[list[tuple[str, Handler]], tuple[Handler, ...], bool]:
         """The (projection, handler) pairs an event of ``topic`` goes to (maybe none), the
@@ -342,6 +373,14 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
+
+
+class _Misread(Exception):
+    """A handler failed on an event whose content no longer matches its hash."""
+
+    def __init__(self, damaged: StoreDamaged) -> None:
+        super().__init__(str(damaged))
+        self.damaged = damaged
 
 
 def _needs_event(handlers: Iterable[Handler]) -> bool:

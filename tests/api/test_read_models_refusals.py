@@ -6,6 +6,7 @@ every read, not a bare internal error."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from uuid import UUID
 
@@ -88,15 +89,22 @@ def test_a_position_at_the_head_is_still_read(store, client, make_key, auth, app
     assert response.status_code == 200 and response.get_json()["projected_to"] >= head
 
 
-def damage_anns_deposit(path, ann: str) -> tuple[int, int]:
-    """Garbage in place of Ann's deposit (a Player.FundsTransferred); its position, version."""
+def damage_anns_deposit(path, ann: str, altered: bool = False) -> tuple[int, int]:
+    """Garbage in place of Ann's deposit (a Player.FundsTransferred), or when ``altered`` its
+    JSON without its amount; its position, version."""
     with sqlite3.connect(path) as db:
-        rowid, version = db.execute(
-            "select rowid, originator_version from stored_events where originator_id=?"
+        rowid, version, state = db.execute(
+            "select rowid, originator_version, state from stored_events where originator_id=?"
             " and topic like '%Player.FundsTransferred' order by rowid limit 1",
             (UUID(ann).hex,),
         ).fetchone()
-        db.execute("update stored_events set state=? where rowid=?", (b"{garbage", rowid))
+        if altered:
+            fields = json.loads(state)
+            del fields["amount"]
+            state = json.dumps(fields).encode()
+        else:
+            state = b"{garbage"
+        db.execute("update stored_events set state=? where rowid=?", (state, rowid))
     return rowid, version
 
 
@@ -123,4 +131,24 @@ def test_a_damaged_event_is_named_by_every_read_model_read(
     )
     assert "python -m replay verify" in problem["detail"]
     # The projections stopped at the event, keeping what came before it.
+    assert app.extensions["projections"].position() == position - 1
+
+
+def test_an_event_whose_fields_were_altered_is_named_not_a_bare_500(
+    store, client, make_key, auth, app
+):
+    """Valid JSON without a field the projector reads: the event no longer matches its hash,
+    and the read answers the same problem, saying so."""
+    position, version = damage_anns_deposit(store["path"], store["ann"], altered=True)
+
+    response = client.get(reads(store)[READS[0]], headers=auth(make_key("admin")))
+
+    assert response.status_code == 500 and response.mimetype == PROBLEM
+    problem = response.get_json()
+    assert problem["type"].endswith("/stored-events-damaged")
+    assert problem["version"] == version and problem["position"] == position
+    assert (
+        f"event Player.FundsTransferred v{version} of stream {store['ann']} "
+        f"(position {position}) does not match its hash" in problem["detail"]
+    )
     assert app.extensions["projections"].position() == position - 1

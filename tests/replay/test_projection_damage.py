@@ -165,3 +165,80 @@ def test_every_catch_up_stops_at_the_same_event_until_it_is_repaired(stored):
     finally:
         proj.close()
         app.close()
+
+
+def alter(path, topic_end: str, change) -> tuple[int, str, int]:
+    """Rewrite the first stored event of ``topic_end`` as valid JSON changed by ``change``
+    (its hash left as it was); its (position, stream, version)."""
+    with sqlite3.connect(path) as db:
+        (state,) = db.execute(
+            "select state from stored_events where topic like ? order by rowid limit 1",
+            (f"%{topic_end}",),
+        ).fetchone()
+    fields = json.loads(state)
+    change(fields)
+    return damage(path, topic_end, json.dumps(fields).encode())
+
+
+def _drop_amount(fields):
+    del fields["amount"]
+
+
+def _amount_as_text(fields):
+    fields["amount"] = str(fields["amount"])
+
+
+def _drop_hand(fields):
+    del fields["hand"]
+
+
+def _drop_prev_hash(fields):
+    del fields["prev_hash"]
+
+
+@pytest.mark.parametrize(
+    ("topic", "change", "cause"),
+    [
+        ("Player.FundsTransferred", _drop_amount, "AttributeError"),
+        ("Player.FundsTransferred", _amount_as_text, "TypeError"),
+        ("Round.StakePlaced", _drop_hand, "AttributeError"),
+        # Copied into the audit trail without decoding: what every reader of it needs.
+        ("Round.CardDealt", _drop_prev_hash, "KeyError"),
+    ],
+)
+def test_json_whose_fields_were_altered_stops_the_projectors_at_that_event(
+    stored, capsys, topic, change, cause
+):
+    env, path = stored
+    position, stream, version = alter(path, topic, change)
+
+    assert main(["rebuild"], env=env) == 1
+
+    line = one_line(capsys.readouterr().err)
+    assert (
+        f"event {topic} v{version} of stream {stream} (position {position}) does not match "
+        f"its hash: its fields were altered ({cause}:" in line
+    )
+    assert "python -m replay verify" in line
+    assert set(positions(env).values()) == {position - 1}
+
+
+def test_a_handler_failing_on_an_intact_event_is_the_code_s_fault_and_raised_as_it_is(
+    stored, monkeypatch
+):
+    from replay.projections.bankroll import Bankroll
+
+    def broken(self, event, stored):
+        raise RuntimeError("a bug in the projector")
+
+    monkeypatch.setattr(Bankroll, "transferred", broken)
+    env, _ = stored
+    app = TwentyOneLedger(env=env)
+    proj = open_projections(app, env)
+    try:
+        with pytest.raises(RuntimeError, match="a bug in the projector"):
+            proj.catch_up()
+        assert proj.position() == 0  # the batch rolled back whole
+    finally:
+        proj.close()
+        app.close()
