@@ -112,15 +112,15 @@ def _undecodable(
     )
 
 
-def altered(stored: Any, cause: BaseException) -> StoreDamaged:
+def altered(stored: Any, cause: BaseException | None = None) -> StoreDamaged:
     """:class:`StoreDamaged` for a stored event (or notification) that decodes, but whose
     fields no longer match its hash (a field dropped, renamed or retyped), ``cause`` the error
     its reader met."""
     position = getattr(stored, "id", None)
     where = _where(stored.originator_id, stored.originator_version, position, stored.topic)
+    why = f" ({type(cause).__name__}: {cause})" if cause is not None else ""
     return StoreDamaged(
-        f"{where} does not match its hash: its fields were altered"
-        f" ({type(cause).__name__}: {cause})",
+        f"{where} does not match its hash: its fields were altered{why}",
         stream=stored.originator_id,
         version=stored.originator_version,
         position=position,

@@ -321,8 +321,30 @@ class Projections:
                 if reached >= position:
                     return reached
             if left <= 0:
+                if not inline:
+                    # The worker runs elsewhere: the only sign of why it stopped is the event
+                    # it could not pass, which is the next one after where it stands.
+                    damaged = self.damaged_next()
+                    if damaged is not None:
+                        raise damaged
                 raise ProjectionLag(position, reached, time.monotonic() - started)
             time.sleep(min(0.02, left))
+
+    def damaged_next(self) -> StoreDamaged | None:
+        """The next event after the projections' position when it is one they stop at (bytes
+        that cannot be decoded, or fields that no longer match its hash), else ``None``."""
+        reached = self.position()
+        page = self.read_page(reached + 1, 1, self.head())
+        if not page or not self._route(page[0].topic)[0]:
+            return None
+        stored = page[0]
+        try:
+            fields = vars(self.decode(stored))
+        except StoreDamaged as damaged:
+            return damaged
+        if hash_matches(event_name(stored.topic), fields):
+            return None
+        return altered(stored)
 
     # -- from scratch ----------------------------------------------------------------------
 

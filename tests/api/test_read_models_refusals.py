@@ -14,6 +14,8 @@ import pytest
 
 from api import create_app
 from ledger.application import TwentyOneLedger
+from replay.damage import StoreDamaged
+from replay.projections import open_projections
 
 PROBLEM = "application/problem+json"
 
@@ -152,3 +154,63 @@ def test_an_event_whose_fields_were_altered_is_named_not_a_bare_500(
         f"(position {position}) does not match its hash" in problem["detail"]
     )
     assert app.extensions["projections"].position() == position - 1
+
+
+@pytest.mark.parametrize("altered", [False, True])
+def test_an_external_api_names_the_damaged_event_its_worker_stopped_at(store, altered):
+    """The worker runs elsewhere and stopped at a damaged event: a read waiting for a
+    position past it says why (the event it cannot pass), not 503 projection-lag."""
+    position, version = damage_anns_deposit(store["path"], store["ann"], altered=altered)
+    worker = TwentyOneLedger(env=store["env"])
+    views = open_projections(worker, store["env"])
+    try:
+        with pytest.raises(StoreDamaged):
+            views.catch_up()
+    finally:
+        views.close()
+        worker.close()
+    app = create_app(
+        {
+            "TESTING": True,
+            "STORE_ENV": store["env"],
+            "LEDGER_PROJECTIONS": "external",
+            "LEDGER_PROJECTION_WAIT_MS": 50,
+        }
+    )
+    admin = app.extensions["api_store"].create_key("admin", None, "")[0]
+    head = app.extensions["projections"].head()
+
+    response = app.test_client().get(
+        f"/v1/players/{store['bob']}/bankroll?position={head}",
+        headers={"Authorization": f"Bearer {admin}"},
+    )
+
+    assert response.status_code == 500 and response.mimetype == PROBLEM
+    problem = response.get_json()
+    assert problem["type"].endswith("/stored-events-damaged")
+    assert problem["version"] == version and problem["position"] == position
+    said = "does not match its hash" if altered else "cannot be decoded"
+    assert said in problem["detail"]
+    # The API folds nothing itself in external mode.
+    assert app.extensions["projections"].position() == position - 1
+
+
+def test_an_external_api_whose_worker_is_merely_behind_still_answers_lag(store):
+    app = create_app(
+        {
+            "TESTING": True,
+            "STORE_ENV": store["env"],
+            "LEDGER_PROJECTIONS": "external",
+            "LEDGER_PROJECTION_WAIT_MS": 50,
+        }
+    )
+    admin = app.extensions["api_store"].create_key("admin", None, "")[0]
+    head = app.extensions["projections"].head()
+
+    response = app.test_client().get(
+        f"/v1/players/{store['bob']}/bankroll?position={head}",
+        headers={"Authorization": f"Bearer {admin}"},
+    )
+
+    assert response.status_code == 503
+    assert response.get_json()["type"].endswith("/projection-lag")
