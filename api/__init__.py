@@ -9,9 +9,10 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+import click
 from flask import Flask
 
-from ledger.config import store_env
+from ledger.config import SettingError, store_env
 
 # Keys of ``config`` that choose the store (the same names as the environment variables).
 _STORE_KEYS = ("LEDGER_", "POSTGRES_")
@@ -30,7 +31,25 @@ def check_app_settings(environ: Mapping[str, str]) -> None:
     read_models.projection_settings(environ)
 
 
+class SettingRefused(click.ClickException):
+    """A bad setting met while a ``flask --app api …`` command builds the app: click prints
+    the one line naming it and exits 2 (bad usage), where Flask would show a traceback."""
+
+    exit_code = 2
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app; see :func:`_build`. A bad setting raises ``SettingError`` naming it
+    (``SettingRefused`` inside a click command: ``flask --app api keys …``)."""
+    try:
+        return _build(config)
+    except SettingError as error:
+        if click.get_current_context(silent=True) is not None:
+            raise SettingRefused(str(error)) from None
+        raise
+
+
+def _build(config: Mapping[str, Any] | None) -> Flask:
     """Build the app.
 
     ``config`` is layered over the environment: ``LEDGER_*`` and ``POSTGRES_*`` keys choose the
@@ -38,10 +57,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ``STORE_ENV`` (what the test fixtures do), and any other key goes to ``app.config``.
     """
     config = dict(config or {})
-    env = config.pop("STORE_ENV", None)
-    if env is None:
-        overrides = {k: str(v) for k, v in config.items() if k.startswith(_STORE_KEYS)}
-        env = store_env(environ={**os.environ, **overrides})
+    given_env = config.pop("STORE_ENV", None)
 
     app = Flask(__name__)
     from api.json_provider import OrjsonProvider
@@ -55,11 +71,21 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.config.from_mapping(config)
-    app.config["STORE_ENV"] = dict(env)
+    from api import read_models
+    from api.audit_page import cookie_secure_setting
     from api.auth import key_cache_setting
 
-    # A bad value stops the app at start, before the store is opened, not at a request.
+    # A bad value stops the app at start, before the store is opened (or, on SQLite, its
+    # file made), not at a request.
     app.config["API_KEY_CACHE_SECONDS"] = key_cache_setting(app.config, os.environ)
+    app.config["AUDIT_COOKIE_SECURE"] = cookie_secure_setting(app.config, os.environ)
+    read_models.configure(app, dict(given_env or {}))
+    if given_env is None:
+        overrides = {k: str(v) for k, v in config.items() if k.startswith(_STORE_KEYS)}
+        env = store_env(environ={**os.environ, **overrides})
+    else:
+        env = given_env
+    app.config["STORE_ENV"] = dict(env)
 
     from flask_smorest import Api
 
@@ -69,8 +95,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     # One ledger application per process; it opens (and on SQLite creates) the store now,
     # so a bad store configuration fails at start, not on the first request.
     app.extensions["ledger"] = TwentyOneLedger(env=dict(env))
-    from api import read_models
-
     read_models.init_app(app, app.extensions["ledger"], dict(env))
     from api.table_members import TableMembers
 

@@ -15,7 +15,6 @@ inline SVG) and the Content-Security-Policy forbids loading anything else.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -141,13 +140,6 @@ def cookie_secure_setting(config: Any, environ: Any) -> str:
     if value not in COOKIE_SECURE:
         raise SettingError(f"AUDIT_COOKIE_SECURE must be one of auto, true, false; not {raw!r}")
     return value
-
-
-@bp.record_once
-def _check_settings(state: Any) -> None:
-    # A bad value stops the app at start, not at the first sign-in.
-    app = state.app
-    app.config["AUDIT_COOKIE_SECURE"] = cookie_secure_setting(app.config, os.environ)
 
 
 def _secure_cookie() -> bool:

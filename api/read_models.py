@@ -32,14 +32,19 @@ def projection_settings(source: Mapping[str, str]) -> tuple[str, int]:
     return mode, env_int("LEDGER_PROJECTION_WAIT_MS", 2000, source, minimum=0)
 
 
-def init_app(app: Flask, ledger: Any, env: dict[str, str]) -> None:
-    from replay.projections import open_projections
-
+def configure(app: Flask, env: dict[str, str]) -> None:
+    """Read the projection settings (app config, the store's env, the environment) into
+    ``app.config``; a bad one raises ``SettingError`` before anything is opened."""
     settings = {**env, **{k: str(v) for k, v in app.config.items() if k.startswith("LEDGER_")}}
-    source = {**os.environ, **settings}
-    mode, wait_ms = projection_settings(source)
+    mode, wait_ms = projection_settings({**os.environ, **settings})
     app.config["LEDGER_PROJECTIONS"] = mode
     app.config["LEDGER_PROJECTION_WAIT_MS"] = wait_ms
+
+
+def init_app(app: Flask, ledger: Any, env: dict[str, str]) -> None:
+    """Open the read models for ``ledger`` (settings read by :func:`configure`)."""
+    from replay.projections import open_projections
+
     projections = open_projections(ledger, env)
     app.extensions["projections"] = projections
     # Close the read models' connection with the app, not at interpreter exit.

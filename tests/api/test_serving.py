@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from flask import Flask
 
 import api.__main__ as api_main
@@ -184,3 +185,35 @@ def test_gunicorn_with_the_repository_config_refuses_a_bad_server_setting_in_one
         spec.loader.exec_module(conf)
     assert str(stopped.value.code).startswith(f"gunicorn: {says}")
     assert "\n" not in str(stopped.value.code)
+
+
+APP_SETTINGS = [
+    ({"LEDGER_STORE": "bogus"}, "LEDGER_STORE must be one of memory, sqlite, postgres"),
+    ({"API_KEY_CACHE_SECONDS": "x"}, "API_KEY_CACHE_SECONDS must be a number of seconds"),
+    ({"AUDIT_COOKIE_SECURE": "maybe"}, "AUDIT_COOKIE_SECURE must be one of auto, true, false"),
+    ({"LEDGER_PROJECTIONS": "sometimes"}, "LEDGER_PROJECTIONS must be one of inline, external"),
+    ({"LEDGER_PROJECTION_WAIT_MS": "-1"}, "LEDGER_PROJECTION_WAIT_MS must be an integer"),
+]
+
+
+@pytest.mark.parametrize(("settings", "says"), APP_SETTINGS, ids=lambda v: str(v)[:40])
+def test_flask_keys_commands_refuse_a_bad_setting_in_one_line_and_make_nothing(
+    monkeypatch, tmp_path, settings, says
+):
+    """``flask --app api keys …`` builds the app through Flask's own command line: a bad
+    setting is its one ``Error:`` line and exit 2, not a traceback, and no store is made."""
+    from flask.cli import FlaskGroup
+
+    monkeypatch.setenv("LEDGER_STORE", "sqlite")
+    monkeypatch.setenv("LEDGER_SQLITE_PATH", str(tmp_path / "db" / "ledger.sqlite3"))
+    for name, value in settings.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("FLASK_APP", "api")
+    cli = FlaskGroup()
+
+    result = CliRunner().invoke(cli, ["keys", "list"])
+
+    assert result.exit_code == 2, result.output
+    assert result.output == f"Error: {result.output[7:]}" and says in result.output
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert not (tmp_path / "db").exists()
