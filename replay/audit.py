@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from ledger.domain.chain import project, verify_chain
+from ledger.domain.chain import verify_chain
 from ledger.domain.round import Round
 from ledger.domain.transfers import FundsTransferredBase
 from ledger.errors import UnknownRound
@@ -55,7 +55,7 @@ from replay.audit_money import (
     wallet_stretch,
 )
 from replay.audit_shoe import shoe_audit
-from replay.damage import read_stream, reported
+from replay.damage import fold, read_stream, reported
 from replay.stretch import Stretch, verify_stretch
 
 __all__ = ["audit_of", "audit_round", "chains_shown", "read_round", "summarize"]
@@ -71,7 +71,7 @@ def read_round(app: Any, round_id: str) -> tuple[Round, list[Any]]:
         raise UnknownRound(f"no round {round_id}") from None
     events = read_stream(app, uuid, positioned=True)
     with reported(uuid):
-        rnd = project(None, events) if events else None
+        rnd = fold(events) if events else None
     if not isinstance(rnd, Round):
         raise UnknownRound(f"no round {round_id}")
     return rnd, events

@@ -10,11 +10,10 @@ from typing import Any
 from uuid import UUID
 
 from ledger import accounts
-from ledger.domain.chain import project
 from ledger.domain.table import Table
 from ledger.domain.transfers import FundsTransferredBase
 from replay.audit_events import event_entry, utc
-from replay.damage import reported
+from replay.damage import fold, reported
 from replay.stretch import Stretch, read_back
 
 # How far apart the clocks of two ledger processes may be. A wallet's stream is read back to
@@ -37,7 +36,7 @@ def balance_at_anchor(app: Any, stretch: Stretch) -> int:
     known, wallet = stretch.known, stretch.anchor.originator_id
     with reported(wallet):  # a damaged snapshot or event is named, in the wallet's stream
         prior = app.repository.get(wallet, version=known - 1) if known > 1 else None
-    return project(prior, [stretch.anchor]).balance
+    return fold([stretch.anchor], prior).balance
 
 
 def wallet_balances(

@@ -18,7 +18,9 @@ from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
 from eventsourcing.persistence import MapperDeserialisationError
 from eventsourcing.utils import TopicError
 
+from ledger.domain.chain import event_fields, hash_matches
 from replay import log_positions
+from replay.event_shape import misshapen
 
 # What the library raises when it meets such a stream.
 LIBRARY_ERRORS = (MapperDeserialisationError, OriginatorVersionError, OriginatorIDError, TopicError)
@@ -76,8 +78,13 @@ def _where(stream: Any, version: int | None, position: int | None, topic: str | 
 
 def decode(app: Any, stored: Any) -> Any:
     """The domain event of a stored event or notification, or :class:`StoreDamaged` naming it
-    (with its position when it is a notification)."""
-    return decode_with(app.mapper, stored)
+    (with its position when it is a notification): its bytes cannot be decoded, or it lacks
+    a field its class records or holds one of another type (``replay.event_shape``)."""
+    event = decode_with(app.mapper, stored)
+    wrong = misshapen(event)
+    if wrong is not None:
+        raise altered(stored, wrong)
+    return event
 
 
 def decode_with(mapper: Any, stored: Any) -> Any:
@@ -112,20 +119,58 @@ def _undecodable(
     )
 
 
-def altered(stored: Any, cause: BaseException | None = None) -> StoreDamaged:
+def altered(stored: Any, cause: BaseException | str | None = None) -> StoreDamaged:
     """:class:`StoreDamaged` for a stored event (or notification) that decodes, but whose
-    fields no longer match its hash (a field dropped, renamed or retyped), ``cause`` the error
-    its reader met."""
-    position = getattr(stored, "id", None)
-    where = _where(stored.originator_id, stored.originator_version, position, stored.topic)
-    why = f" ({type(cause).__name__}: {cause})" if cause is not None else ""
-    return StoreDamaged(
-        f"{where} does not match its hash: its fields were altered{why}",
-        stream=stored.originator_id,
-        version=stored.originator_version,
-        position=position,
-        event_type=_type_name(stored.topic),
+    fields are not what was recorded (a field dropped, renamed or retyped: it no longer
+    matches its hash, nor its type), ``cause`` the error its reader met or what is wrong."""
+    return _altered(
+        stored.originator_id,
+        stored.originator_version,
+        getattr(stored, "id", None),
+        _type_name(stored.topic),
+        cause,
     )
+
+
+def _altered(
+    stream: Any,
+    version: int,
+    position: int | None,
+    type_name: str,
+    cause: BaseException | str | None,
+) -> StoreDamaged:
+    where = _where(stream, version, position, type_name)
+    if isinstance(cause, BaseException):
+        cause = f"{type(cause).__name__}: {cause}"
+    why = f" ({cause})" if cause else ""
+    return StoreDamaged(
+        f"{where} was altered: its fields are not what was recorded{why}",
+        stream=stream,
+        version=version,
+        position=position,
+        event_type=type_name,
+    )
+
+
+def fold(events: Iterable[Any], aggregate: Any = None) -> Any:
+    """``project(aggregate, events)``, naming an event that cannot be folded because its
+    fields were altered (it no longer matches its hash) as :class:`StoreDamaged`, with its
+    position when ``events`` were read ``positioned``. Checked only when an event fails, so a
+    sound stream is folded at ``project``'s cost; an intact event that fails is the code's
+    fault and is raised as it is."""
+    positions = getattr(events, "positions", {})
+    for event in events:
+        try:
+            aggregate = event.mutate(aggregate)
+        except Exception as error:
+            name = type(event).__qualname__
+            if hash_matches(name, event_fields(event)):
+                raise
+            version = event.originator_version
+            raise _altered(
+                event.originator_id, version, positions.get(version), name, error
+            ) from error
+    return aggregate
 
 
 def missing(stream: Any, expected: int, found: int, position: int | None = None) -> StoreDamaged:

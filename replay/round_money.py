@@ -26,6 +26,7 @@ from ledger.domain.round import Round
 from ledger.games import casino, vingt_un
 from ledger.games.play import settlement_legs
 from ledger.rules import RuleSet
+from replay.damage import fold
 from replay.side_payments import released, side_payment
 
 Leg = tuple[str, str, int, str]  # payer, payee, amount (> 0), clause
@@ -44,7 +45,7 @@ class RoundMoney:
         self.banker = (
             accounts.house(table) if started.dealer == "house" else accounts.player(started.dealer)
         )
-        self.round = started.mutate(None)
+        self.round = fold([started])
         # The hands settled once the dealer had played: those his ties are counted on.
         self.settled_at_the_end: list[str] = []
 

@@ -17,6 +17,7 @@ from replay.damage import (
     StoreDamaged,
     StreamEvents,
     decode,
+    fold,
     latest_version,
     read_stream,
     reported,
@@ -70,7 +71,7 @@ def round_at(app: Any, round_id: str, at: int | None = None) -> dict[str, Any]:
     if at is not None and at > latest:
         raise NotFound(f"round {round_id} has {latest} events; --at {at} is beyond its last")
     with reported(uuid):
-        rnd = project(None, events)
+        rnd = fold(events)
     if not isinstance(rnd, Round):
         raise NotFound(f"{round_id} is a {type(rnd).__name__}, not a round")
     state = state_of(rnd)
@@ -172,7 +173,7 @@ def table_at(app: Any, table_id: str, at: datetime) -> dict[str, Any]:
         with reported(table.current_round):
             played = read_stream(app, table.current_round, until=lambda e: e.timestamp > at)
             if played:
-                state["round_in_play"] = state_of(project(None, played))
+                state["round_in_play"] = state_of(fold(played))
     return state
 
 

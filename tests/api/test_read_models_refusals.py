@@ -151,7 +151,8 @@ def test_an_event_whose_fields_were_altered_is_named_not_a_bare_500(
     assert problem["version"] == version and problem["position"] == position
     assert (
         f"event Player.FundsTransferred v{version} of stream {store['ann']} "
-        f"(position {position}) does not match its hash" in problem["detail"]
+        f"(position {position}) was altered: its fields are not what was recorded"
+        in problem["detail"]
     )
     assert app.extensions["projections"].position() == position - 1
 
@@ -189,7 +190,7 @@ def test_an_external_api_names_the_damaged_event_its_worker_stopped_at(store, al
     problem = response.get_json()
     assert problem["type"].endswith("/stored-events-damaged")
     assert problem["version"] == version and problem["position"] == position
-    said = "does not match its hash" if altered else "cannot be decoded"
+    said = "was altered" if altered else "cannot be decoded"
     assert said in problem["detail"]
     # The API folds nothing itself in external mode.
     assert app.extensions["projections"].position() == position - 1

@@ -216,8 +216,8 @@ def test_json_whose_fields_were_altered_stops_the_projectors_at_that_event(
 
     line = one_line(capsys.readouterr().err)
     assert (
-        f"event {topic} v{version} of stream {stream} (position {position}) does not match "
-        f"its hash: its fields were altered ({cause}:" in line
+        f"event {topic} v{version} of stream {stream} (position {position}) was altered: "
+        f"its fields are not what was recorded ({cause}:" in line
     )
     assert "python -m replay verify" in line
     assert set(positions(env).values()) == {position - 1}
