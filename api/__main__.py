@@ -25,6 +25,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from eventsourcing.persistence import PersistenceError
 from werkzeug.serving import is_running_from_reloader
 
 from api import check_app_settings, create_app
@@ -98,6 +99,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         app = create_app({"STORE_ENV": env})
     except SettingError as error:
         parser.exit(2, f"python -m api: {error}\n")
+    except PersistenceError as error:  # a server that cannot be reached, a schema not there
+        parser.exit(1, f"python -m api: {describe(env)}: {error}\n")
     host, port = server.host, server.port
     if args.dev:
         # Flask reads FLASK_DEBUG itself; with it, a reloader process watches the files and

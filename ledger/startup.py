@@ -5,6 +5,10 @@ starts. On PostgreSQL two processes doing that at once on a new database (an API
 projector worker started together) collide inside the catalogue ("duplicate key value
 violates unique constraint pg_type_typname_nsp_index"): one of them loses although the table
 it wanted now exists. Trying again, after a random pause, is then all it takes.
+
+Only the errors such a collision raises are tried again (a unique violation in the catalogue,
+"tuple concurrently updated", "relation already exists"): a server that cannot be reached is
+reported after one connection timeout, not ten.
 """
 
 from __future__ import annotations
@@ -14,17 +18,19 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from eventsourcing.persistence import PersistenceError
+from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError
 
 T = TypeVar("T")
 ATTEMPTS = 10
+# What two processes creating the same tables at once raise (seen on PostgreSQL 15).
+COLLISIONS = (IntegrityError, InternalError, ProgrammingError)
 
 
 def retrying_creation(construct: Callable[[], T]) -> T:
     for attempt in range(1, ATTEMPTS + 1):
         try:
             return construct()
-        except PersistenceError:
+        except COLLISIONS:
             if attempt == ATTEMPTS:
                 raise
             # Jittered, so processes that collided once do not retry in lockstep and collide

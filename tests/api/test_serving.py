@@ -217,3 +217,29 @@ def test_flask_keys_commands_refuse_a_bad_setting_in_one_line_and_make_nothing(
     assert result.output == f"Error: {result.output[7:]}" and says in result.output
     assert result.output.count("\n") == 1 and "Traceback" not in result.output
     assert not (tmp_path / "db").exists()
+
+
+def test_python_m_api_reports_a_postgresql_server_it_cannot_reach_in_one_line(
+    monkeypatch, capsys
+):
+    """One connection timeout, one line, exit 1: not minutes of silence and a traceback."""
+    import socket
+    import time
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("LEDGER_STORE", "postgres")
+    monkeypatch.setenv("POSTGRES_HOST", "127.0.0.1")
+    monkeypatch.setenv("POSTGRES_PORT", str(port))
+    monkeypatch.setenv("POSTGRES_CONNECT_TIMEOUT", "1")
+    started = time.monotonic()
+
+    with pytest.raises(SystemExit) as stopped:
+        api_main.main([])
+
+    assert stopped.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("python -m api: PostgreSQL ") and f"@127.0.0.1:{port}/" in err
+    assert "couldn't get a connection" in err and err.count("\n") == 1, err
+    assert time.monotonic() - started < 8  # one timeout per store opened, not ten

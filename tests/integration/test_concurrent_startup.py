@@ -5,7 +5,7 @@ catalogue when raced, and the ledger tries again (ledger/startup.py)."""
 import threading
 
 import pytest
-from eventsourcing.persistence import PersistenceError
+from eventsourcing.persistence import IntegrityError, OperationalError
 
 from api.store import ApiStore
 from ledger.application import TwentyOneLedger
@@ -18,7 +18,7 @@ def test_a_failed_creation_is_tried_again_until_it_succeeds():
     def construct():
         calls.append(1)
         if len(calls) < 3:
-            raise PersistenceError("duplicate key value violates unique constraint")
+            raise IntegrityError("duplicate key value violates unique constraint")
         return "recorder"
 
     assert retrying_creation(construct) == "recorder"
@@ -27,10 +27,24 @@ def test_a_failed_creation_is_tried_again_until_it_succeeds():
 
 def test_a_creation_that_keeps_failing_raises_in_the_end():
     def construct():
-        raise PersistenceError("the server is gone")
+        raise IntegrityError("duplicate key value violates unique constraint")
 
-    with pytest.raises(PersistenceError, match="gone"):
+    with pytest.raises(IntegrityError, match="duplicate"):
         retrying_creation(construct)
+
+
+def test_a_server_that_cannot_be_reached_is_not_tried_again():
+    """Each try waits a whole connection timeout: ten of them kept a start silent for
+    minutes (reviewer's finding)."""
+    calls = []
+
+    def construct():
+        calls.append(1)
+        raise OperationalError("couldn't get a connection after 30.00 sec")
+
+    with pytest.raises(OperationalError):
+        retrying_creation(construct)
+    assert len(calls) == 1
 
 
 @pytest.mark.parametrize("store_env", ["postgres"], indirect=True)
