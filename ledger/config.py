@@ -9,6 +9,7 @@ the API never have to touch ``os.environ``.
 Standard library only: this module sits inside ``ledger/`` and imports no Flask or psycopg.
 """
 
+import importlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,6 +37,7 @@ POSTGRES_OPTIONAL = (
     "POSTGRES_POOL_SIZE",
     "POSTGRES_MAX_OVERFLOW",
     "POSTGRES_CONNECT_TIMEOUT",
+    "POSTGRES_LOCK_TIMEOUT",
 )
 # The numbers among them, with their bounds (a port; connections; seconds).
 _POSTGRES_NUMBERS: dict[str, tuple[int, int | None]] = {
@@ -43,7 +45,9 @@ _POSTGRES_NUMBERS: dict[str, tuple[int, int | None]] = {
     "POSTGRES_POOL_SIZE": (0, None),
     "POSTGRES_MAX_OVERFLOW": (0, None),
     "POSTGRES_CONNECT_TIMEOUT": (0, None),
+    "POSTGRES_LOCK_TIMEOUT": (0, None),
 }
+DEFAULT_CACHE_SIZE = 2000
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -186,6 +190,7 @@ def store_env(
     source = _environ(environ)
     store = _store_kind(kind, source)
     env = {"PERSISTENCE_MODULE": STORES[store]}
+    _library_settings(source, env)  # checked before anything is made
 
     if store == "sqlite":
         path = sqlite_path or env_str("LEDGER_SQLITE_PATH", "", source) or DEFAULT_SQLITE_PATH
@@ -212,6 +217,37 @@ def store_env(
     allow = env_bool("LEDGER_ALLOW_FIXED_SHOES", False, source)
     env["LEDGER_ALLOW_FIXED_SHOES"] = "true" if allow else "false"
     return env
+
+
+def _library_settings(source: Mapping[str, str], env: dict[str, str]) -> None:
+    """eventsourcing's own variables, which the library reads from the environment itself:
+    checked here, so that a bad one is one line naming it rather than a traceback from deep
+    in the library, and written into ``env``, so that an empty one means its default there
+    too (the library took an empty cache size for "no cache")."""
+    size = env_int("AGGREGATE_CACHE_MAXSIZE", DEFAULT_CACHE_SIZE, source, minimum=1)
+    env["AGGREGATE_CACHE_MAXSIZE"] = str(size)
+    create = source.get("CREATE_TABLE")
+    if create is not None and create.strip():
+        env["CREATE_TABLE"] = "true" if env_bool("CREATE_TABLE", True, source) else "false"
+    topic = (source.get("TRANSCODER_TOPIC") or "").strip()
+    if topic:
+        _importable("TRANSCODER_TOPIC", topic)
+        env["TRANSCODER_TOPIC"] = topic
+
+
+def _importable(name: str, topic: str) -> None:
+    """Refuse a ``module:Class`` topic that names nothing importable."""
+    module, _, attribute = topic.partition(":")
+    try:
+        found: object = importlib.import_module(module)
+        for part in filter(None, attribute.split(".")):
+            found = getattr(found, part)
+    except (ImportError, AttributeError, ValueError) as error:
+        raise SettingError(
+            f"{name} must name a class as module:Class; {topic!r} names nothing ({error})"
+        ) from None
+    if not attribute or not isinstance(found, type):
+        raise SettingError(f"{name} must name a class as module:Class; got {topic!r}")
 
 
 def store_kind(env: Mapping[str, str]) -> str:

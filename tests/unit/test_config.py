@@ -59,7 +59,11 @@ def test_sqlite_in_memory_makes_no_directory(tmp_path):
 def test_memory_store_uses_plain_python_objects():
     env = store_env(environ={"LEDGER_STORE": "memory"})
 
-    assert env == {"PERSISTENCE_MODULE": "ledger.memory_store", "LEDGER_ALLOW_FIXED_SHOES": "false"}
+    assert env == {
+        "PERSISTENCE_MODULE": "ledger.memory_store",
+        "AGGREGATE_CACHE_MAXSIZE": "2000",
+        "LEDGER_ALLOW_FIXED_SHOES": "false",
+    }
 
 
 def test_store_names_ignore_case_and_surrounding_space():
@@ -79,6 +83,7 @@ def test_postgres_defaults_match_the_local_test_server():
 
     assert env == {
         "PERSISTENCE_MODULE": "ledger.adapters.postgres_store",
+        "AGGREGATE_CACHE_MAXSIZE": "2000",
         "POSTGRES_DBNAME": "test",
         "POSTGRES_HOST": "127.0.0.1",
         "POSTGRES_PORT": "5432",
@@ -229,3 +234,63 @@ def test_a_file_that_is_not_sqlite_is_refused(tmp_path, create):
 def test_an_unknown_store_is_a_store_setting_error():
     with pytest.raises(StoreSettingError, match="LEDGER_STORE must be one of"):
         store_env(environ={"LEDGER_STORE": "bogus"})
+
+
+# -- eventsourcing's own variables: checked here, an empty one is its default ----------------
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("AGGREGATE_CACHE_MAXSIZE", "abc", "AGGREGATE_CACHE_MAXSIZE must be an integer, 1 or more"),
+        ("AGGREGATE_CACHE_MAXSIZE", "0", "AGGREGATE_CACHE_MAXSIZE must be an integer, 1 or more"),
+        ("AGGREGATE_CACHE_MAXSIZE", "-5", "AGGREGATE_CACHE_MAXSIZE must be an integer, 1 or more"),
+        ("CREATE_TABLE", "maybe", "CREATE_TABLE must be true or false"),
+        ("TRANSCODER_TOPIC", "nope:Nope", "TRANSCODER_TOPIC must name a class as module:Class"),
+        ("TRANSCODER_TOPIC", "os:path", "TRANSCODER_TOPIC must name a class as module:Class"),
+        ("TRANSCODER_TOPIC", "json", "TRANSCODER_TOPIC must name a class as module:Class"),
+    ],
+)
+def test_a_bad_library_setting_is_refused_naming_it_before_anything_is_made(
+    tmp_path, variable, value, says
+):
+    path = tmp_path / "db" / "ledger.sqlite3"
+    with pytest.raises(SettingError, match=says):
+        store_env("sqlite", sqlite_path=str(path), environ={variable: value})
+    assert not (tmp_path / "db").exists()
+
+
+def test_postgres_lock_timeout_is_checked_and_passed_through():
+    env = store_env("postgres", environ={"POSTGRES_LOCK_TIMEOUT": "3"})
+    assert env["POSTGRES_LOCK_TIMEOUT"] == "3"
+    with pytest.raises(SettingError, match="POSTGRES_LOCK_TIMEOUT must be an integer, 0 or more"):
+        store_env("postgres", environ={"POSTGRES_LOCK_TIMEOUT": "abc"})
+
+
+@pytest.mark.parametrize(("value", "size"), [("", 2000), ("  ", 2000), ("10", 10), (None, 2000)])
+def test_an_empty_cache_size_is_the_default_not_no_cache(monkeypatch, value, size):
+    """eventsourcing read an empty AGGREGATE_CACHE_MAXSIZE (a blank line of a sourced .env)
+    as no cache at all, though the process environment it reads itself."""
+    from ledger.application import TwentyOneLedger
+
+    if value is None:
+        monkeypatch.delenv("AGGREGATE_CACHE_MAXSIZE", raising=False)
+    else:
+        monkeypatch.setenv("AGGREGATE_CACHE_MAXSIZE", value)
+    app = TwentyOneLedger(env=store_env("memory"))
+    try:
+        assert app.repository.cache is not None and app.repository.cache.maxsize == size
+    finally:
+        app.close()
+
+
+def test_create_table_and_a_real_transcoder_topic_are_passed_on():
+    env = store_env(
+        "memory",
+        environ={
+            "CREATE_TABLE": "no",
+            "TRANSCODER_TOPIC": "eventsourcing.persistence:JSONTranscoder",
+        },
+    )
+    assert env["CREATE_TABLE"] == "false"
+    assert env["TRANSCODER_TOPIC"] == "eventsourcing.persistence:JSONTranscoder"
