@@ -39,13 +39,21 @@ CONFIG = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
 def banner(app, host: str, port: int) -> None:
     # A wildcard address is where the server listens, not where a client can connect.
     client_host = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
-    url = f"http://{client_host}:{port}"
+    # Port 0 is chosen by the server when it binds, after this is printed: a made-up address
+    # would send the user nowhere, so the addresses say where to read it.
+    url = f"http://{client_host}:{port if port else '<port>'}"
     print(
         f"Twenty-One Ledger on {describe(app.config['STORE_ENV'])} — point your client at "
         f"{url}  (try: curl {url}/health)\n"
         f"API docs: {url}/docs   audit pages (sign in with a key): {url}/audit/login",
         flush=True,
     )
+    if not port:
+        print(
+            "PORT=0: the server picks a free port as it starts; <port> is the one its "
+            "'Listening at' (gunicorn) or 'Running on' (--dev) line below names.",
+            flush=True,
+        )
     secret = ensure_admin_key(app)
     if secret is not None:
         print(

@@ -243,3 +243,15 @@ def test_python_m_api_reports_a_postgresql_server_it_cannot_reach_in_one_line(
     assert err.startswith("python -m api: PostgreSQL ") and f"@127.0.0.1:{port}/" in err
     assert "couldn't get a connection" in err and err.count("\n") == 1, err
     assert time.monotonic() - started < 8  # one timeout per store opened, not ten
+
+
+@pytest.mark.parametrize(("port", "shown"), [("0", "<port>"), ("8123", "8123")])
+def test_the_banner_never_points_at_port_0(served, monkeypatch, capsys, port, shown):
+    monkeypatch.setenv("PORT", port)
+
+    api_main.main(["--dev"])
+
+    out = capsys.readouterr().out
+    assert f"http://127.0.0.1:{shown}/health" in out
+    assert ":0/" not in out
+    assert ("the server picks a free port" in out) == (port == "0")
