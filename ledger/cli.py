@@ -21,7 +21,6 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -248,7 +247,11 @@ def simulate(
         path = args.sqlite_path or str(Path(scratch) / "simulation.sqlite3")
 
         def make_env() -> dict:
-            return store_env(args.store, sqlite_path=path if args.store == "sqlite" else None)
+            return store_env(
+                args.store,
+                sqlite_path=path if args.store == "sqlite" else None,
+                path_name="--sqlite-path",  # the flag names the file, never the variable
+            )
 
         try:
             with _ledger("simulate", stderr, make_env) as (app, env):
@@ -259,7 +262,7 @@ def simulate(
     out = {
         **result,
         "seed": settings.seed,
-        "settings": asdict(settings),
+        "settings": settings.applied(),
         "store_description": describe(env),
     }
     if args.store == "sqlite":

@@ -146,7 +146,7 @@ def _is_sqlite_memory(path: str) -> bool:
     return path == ":memory:" or path.startswith("file:")
 
 
-def check_sqlite_path(path: str, *, create: bool = True) -> None:
+def check_sqlite_path(path: str, *, create: bool = True, name: str = "LEDGER_SQLITE_PATH") -> None:
     """Refuse, with :class:`StoreSettingError`, a SQLite path that cannot be the ledger's
     database: a directory (SQLite would retry it for most of a minute), a file that is not a
     SQLite database, or, when ``create`` is false (the replay tools, which only read), a file
@@ -155,21 +155,18 @@ def check_sqlite_path(path: str, *, create: bool = True) -> None:
         return
     where = Path(path)
     if where.is_dir():
-        raise StoreSettingError(f"LEDGER_SQLITE_PATH {path!r} is a directory, not a database")
+        raise StoreSettingError(f"{name} {path!r} is a directory, not a database")
     if where.exists():
         try:
             with where.open("rb") as file:
                 header = file.read(len(SQLITE_HEADER))
         except OSError as error:
-            raise StoreSettingError(
-                f"LEDGER_SQLITE_PATH {path!r} cannot be read: {error.strerror}"
-            ) from None
+            raise StoreSettingError(f"{name} {path!r} cannot be read: {error.strerror}") from None
         if header and header != SQLITE_HEADER:  # an empty file is an empty database
-            raise StoreSettingError(f"LEDGER_SQLITE_PATH {path!r} is not a SQLite database")
+            raise StoreSettingError(f"{name} {path!r} is not a SQLite database")
     elif not create:
         raise StoreSettingError(
-            f"LEDGER_SQLITE_PATH {path!r} does not exist (this command only reads a ledger; "
-            "check the path)"
+            f"{name} {path!r} does not exist (this command only reads a ledger; check the path)"
         )
 
 
@@ -179,12 +176,14 @@ def store_env(
     sqlite_path: str | None = None,
     environ: Mapping[str, str] | None = None,
     create: bool = True,
+    path_name: str = "LEDGER_SQLITE_PATH",
 ) -> dict[str, str]:
     """The eventsourcing environment for a store.
 
     ``kind`` overrides ``LEDGER_STORE``; ``environ`` defaults to ``os.environ``. For SQLite the
     database file's directory is created, so a fresh checkout runs without a setup step;
-    with ``create=False`` (tools that only read) a missing database is refused instead. A bad
+    with ``create=False`` (tools that only read) a missing database is refused instead;
+    ``path_name`` is what a refusal calls the path (a command's flag, when it came from one). A bad
     setting raises :class:`StoreSettingError` (see :func:`check_sqlite_path`).
     """
     source = _environ(environ)
@@ -194,13 +193,13 @@ def store_env(
 
     if store == "sqlite":
         path = sqlite_path or env_str("LEDGER_SQLITE_PATH", "", source) or DEFAULT_SQLITE_PATH
-        check_sqlite_path(path, create=create)
+        check_sqlite_path(path, create=create, name=path_name)
         if create and not _is_sqlite_memory(path):
             try:
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 raise StoreSettingError(
-                    f"LEDGER_SQLITE_PATH {path!r}: its directory cannot be made ({error.strerror})"
+                    f"{path_name} {path!r}: its directory cannot be made ({error.strerror})"
                 ) from None
         env["SQLITE_DBNAME"] = path
     elif store == "postgres":

@@ -17,7 +17,7 @@ import gc
 import random
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ledger.application import TwentyOneLedger
@@ -48,6 +48,20 @@ class Settings:
     stake: int = 100
     one_command: bool = False  # the whole round as one command (app.play_round)
     holder_ends_turn: bool = False  # private games: a hand at 21 waits for its holder's stand
+
+    def applied(self) -> dict[str, Any]:
+        """The settings that shaped the run: a private game's has no casino table options
+        and no casino strategy (its players follow the policy above), so listing them would
+        tell an analyst comparing runs of rules that never applied."""
+        applied = asdict(self)
+        if self.family != "casino":
+            for name in CASINO_ONLY:
+                del applied[name]
+        return applied
+
+
+# Settings only a casino table reads.
+CASINO_ONLY = ("decks", "soft17", "payout", "das", "surrender", "strategy")
 
 
 @dataclass

@@ -219,9 +219,7 @@ def test_flask_keys_commands_refuse_a_bad_setting_in_one_line_and_make_nothing(
     assert not (tmp_path / "db").exists()
 
 
-def test_python_m_api_reports_a_postgresql_server_it_cannot_reach_in_one_line(
-    monkeypatch, capsys
-):
+def test_python_m_api_reports_a_postgresql_server_it_cannot_reach_in_one_line(monkeypatch, capsys):
     """One connection timeout, one line, exit 1: not minutes of silence and a traceback."""
     import socket
     import time

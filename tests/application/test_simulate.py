@@ -307,6 +307,19 @@ def test_simulate_prints_one_json_object_with_the_figures_and_the_settings():
     assert set(FINALS) | {"n"} <= set(result["dealer"]["10"])
     assert result["seed"] == 3
     assert (result["settings"]["players"], result["settings"]["strategy"]) == (2, "mimic")
+    assert result["settings"]["decks"] == 6
+
+
+def test_a_private_game_s_settings_list_no_casino_options():
+    """--decks, --soft17 … are refused for the private families, and their players follow the
+    documented policy, not --strategy: the run's settings must not claim them."""
+    out = io.StringIO()
+
+    assert main(["simulate", "--family", "vingt-un", "--rounds", "3"], stdout=out) == 0
+
+    settings = json.loads(out.getvalue())["settings"]
+    assert settings["family"] == "vingt-un" and settings["rounds"] == 3
+    assert {"decks", "soft17", "payout", "das", "surrender", "strategy"}.isdisjoint(settings)
 
 
 def test_simulate_on_sqlite_keeps_the_file_it_was_given(tmp_path):

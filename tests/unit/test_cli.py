@@ -137,3 +137,5 @@ def test_simulate_refuses_a_sqlite_path_that_is_a_directory(tmp_path, capsys):
 
     err = capsys.readouterr().err.strip()
     assert "is a directory" in err and len(err.splitlines()) == 1
+    # Named by the flag the user gave, not by a variable he never set.
+    assert f"--sqlite-path {str(tmp_path)!r}" in err and "LEDGER_SQLITE_PATH" not in err
