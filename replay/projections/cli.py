@@ -132,7 +132,9 @@ def cmd_project(args: argparse.Namespace, env: Mapping[str, str] | None = None) 
                 except ProjectionBusy:
                     pass  # another projector is folding this batch; ours resumes after it
                 after = proj.position()
-                if after > before:
+                # A one-off run always answers (a script reads its line); a worker speaks
+                # only when it folded something.
+                if after > before or args.once:
                     seconds = time.perf_counter() - started
                     line = _summary(proj, before, seconds)
                     print(json.dumps(line, sort_keys=True), flush=True)
