@@ -60,8 +60,7 @@ def cmd_verify(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
     try:
         expect = None if args.expect_head is None else verify_mod.parse_head(args.expect_head)
     except ValueError as error:
-        print(f"error: --expect-head: {error}", file=sys.stderr)
-        return 2
+        return _fail(args, f"--expect-head: {error}", 2)
     with ledger(env) as app:
         try:
             report = verify_mod.verify(app, table=args.table, expect_head=expect)

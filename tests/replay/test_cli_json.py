@@ -78,3 +78,14 @@ def test_verify_reports_as_json_when_json_comes_first(tmp_path, capsys):
     assert main(["--json", "verify"], env=env) == 0
 
     assert json.loads(capsys.readouterr().out)["ok"] is True
+
+
+@pytest.mark.parametrize("head", ["abc", "12:nothex"])
+def test_a_bad_checkpoint_is_a_json_error_under_json(tmp_path, capsys, head):
+    env = store_env("sqlite", sqlite_path=str(tmp_path / "s.sqlite3"), environ={})
+    TwentyOneLedger(env=env).close()
+
+    assert main(["--json", "verify", "--expect-head", head], env=env) == 2
+
+    out = json.loads(capsys.readouterr().out)
+    assert out["error"].startswith("--expect-head: a checkpoint is POSITION:HASH")
