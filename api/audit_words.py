@@ -157,6 +157,16 @@ def hand_name(hand_id: Any) -> str:
     return str(hand_id or "")
 
 
+def hand_names(hand_ids: list[Any]) -> str:
+    return ", ".join(hand_name(h) for h in hand_ids)
+
+
+def split_parent(hand_id: str, hands: list[dict[str, Any]]) -> str | None:
+    """The hand whose split opened ``hand_id`` (its ``split_into`` names it); None for a hand
+    no split opened, the original of a split included."""
+    return next((h["id"] for h in hands if hand_id in (h.get("split_into") or [])), None)
+
+
 def phase_name(phase: Any) -> str:
     return PHASES.get(str(phase), str(phase).replace("_", " "))
 

@@ -63,14 +63,27 @@ class AuditHandSchema(Schema):
     id = fields.String(required=True)
     player = fields.String(allow_none=True)
     seat = fields.Integer(allow_none=True)
-    split_from = fields.String(allow_none=True)
+    split_from = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "the original hand of the split this hand belongs to, as the round "
+            "records it: the original names itself; null for a hand never split"
+        },
+    )
+    split_into = fields.List(
+        fields.String(),
+        metadata={"description": "the hands this hand's splits (or divisions) opened, in order"},
+    )
     stake = fields.Integer()
     stakes = fields.List(fields.Dict(keys=fields.String()))
     cards = fields.List(fields.String())
     aces = fields.Dict(keys=fields.String(), values=fields.Integer())
     totals = fields.List(
         fields.Dict(keys=fields.String()),
-        metadata={"description": "the hand's total after each card (split, ace choice)"},
+        metadata={
+            "description": "the hand's total after each card (split, ace choice); a split's "
+            "or division's entry names the hand it opened (new_hand)"
+        },
     )
     insurance = fields.Dict(keys=fields.String(), allow_none=True)
     surrendered = fields.Boolean()
