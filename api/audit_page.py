@@ -15,9 +15,11 @@ inline SVG) and the Content-Security-Policy forbids loading anything else.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 from urllib.parse import urlsplit
 
+from eventsourcing.persistence import PersistenceError
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 
 from api import audit_words
@@ -29,6 +31,7 @@ from api.schemas.audit import RoundAuditSchema
 from ledger.config import SettingError
 from ledger.errors import LedgerError
 from replay.damage import StoreDamaged
+from replay.store_file import unreadable_file
 
 bp = Blueprint("audit_page", __name__, url_prefix="/audit")
 
@@ -55,7 +58,7 @@ _TITLES = {
     403: "Not allowed",
     404: "Not found",
     409: "Conflict",
-    500: "Stored events damaged",  # the only 500 this page renders itself
+    500: "Stored events damaged",  # a damaged event; a damaged file names its own title
 }
 
 
@@ -150,11 +153,13 @@ def _secure_cookie() -> bool:
 # -- pages -------------------------------------------------------------------------------
 
 
-def error_page(status: int, detail: str, clause: str | None = None) -> Response:
+def error_page(
+    status: int, detail: str, clause: str | None = None, title: str | None = None
+) -> Response:
     body = render_template(
         "audit/error.html",
         status=status,
-        title=_TITLES.get(status, "Error"),
+        title=title or _TITLES.get(status, "Error"),
         detail=detail,
         clause=clause,
         sign_in=url_for(".login_form", next=request.path) if status in (401, 403) else None,
@@ -175,6 +180,21 @@ def _damaged(error: StoreDamaged) -> Response:
     # As the JSON API: a 500 that names the damaged event and says how to check the store.
     current_app.logger.error("%s", error)
     return error_page(500, str(error))
+
+
+@bp.errorhandler(sqlite3.DatabaseError)
+@bp.errorhandler(PersistenceError)
+def _store_unreadable(error: Exception) -> Response:
+    # A SQLite file SQLite cannot read (cut short, a page overwritten): named, as a damaged
+    # event is, on a page, not the API's JSON internal error. Other store errors (a locked
+    # file, a lost connection) get a page too.
+    unreadable = unreadable_file(error, current_app.config.get("STORE_ENV"))
+    if unreadable is None:
+        current_app.logger.exception("the store could not be read")
+        detail = "The ledger's store could not be read; try again later."
+        return error_page(500, detail, title="Store unavailable")
+    current_app.logger.error("%s", unreadable)
+    return error_page(500, f"{unreadable}.", title="Store damaged")
 
 
 @bp.get("/rounds/<uuid:round_id>")

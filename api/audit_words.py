@@ -52,6 +52,15 @@ SPECIAL_ACTORS = {
 # -- cards and money ---------------------------------------------------------------------
 
 
+def expected_card_name(card: str | None) -> str:
+    """The card the shuffle gives at a place: None when none can be derived (the revealed
+    seed or order does not match the commitment, or the place is outside the shoe); a card
+    masked for this reader (``??``) reads as hidden."""
+    if card is None:
+        return "none: no card can be derived"
+    return card_name(card)
+
+
 def card_name(card: str | None) -> str:
     """``"TH"`` -> ``"10 of hearts"``; a card hidden from this reader reads as such."""
     if not card or card == HIDDEN or len(card) != 2:
@@ -113,6 +122,47 @@ def when(moment: Any) -> str:
     return parsed.strftime("%Y-%m-%d %H:%M:%S.") + f"{parsed.microsecond // 1000:03d} UTC"
 
 
+def reconciled_sentence(reconciled: dict[str, Any]) -> str:
+    """A wallet's money verdict (``balances[].reconciled``) in words."""
+    if reconciled.get("ok") is None:
+        return reconciled.get("fact") or "The round's money could not be weighed."
+    said, moved = signed_money(reconciled["said"]), signed_money(reconciled["moved"])
+    if reconciled["ok"]:
+        return f"The round's events say this wallet gains {said}; its transfers moved {moved}."
+    return (
+        f"The round's events say this wallet gains {said}, but its transfers for the round "
+        f"moved {moved}."
+    )
+
+
+def reveal_cause(revealed: dict[str, Any], names: dict[str, str]) -> str:
+    """Who caused a shoe's reveal and why (``recorded.revealed``)."""
+    reason = revealed.get("reason") or "the shoe was retired"
+    by = revealed.get("caused_by")
+    if by:
+        where = by.get("position")
+        at = f", position {where}" if where is not None else ""
+        return f"by {_by(revealed.get('actor'), names)}, who closed the table ({by['type']}{at})"
+    if revealed.get("actor"):
+        return f"by {_by(revealed['actor'], names)}, by the rules: {reason}"
+    return reason
+
+
+def _by(actor: Any, names: dict[str, str]) -> str:
+    """``who`` after "by": "by an administrator", "by Player at seat 1 (…)"."""
+    name = who(actor, names)
+    return name[0].lower() + name[1:] if actor in SPECIAL_ACTORS else name
+
+
+def money_fault(balances: list[dict[str, Any]], names: dict[str, str]) -> str:
+    """The first wallet whose transfers are not what the round's events say, in words."""
+    for b in balances:
+        reconciled = b.get("reconciled") or {}
+        if reconciled.get("ok") is False:
+            return f"{who(b['player'], names)}: {reconciled_sentence(reconciled)}"
+    return ""
+
+
 # -- people and hands --------------------------------------------------------------------
 
 
@@ -155,6 +205,16 @@ def hand_name(hand_id: Any) -> str:
     if isinstance(hand_id, str) and re.fullmatch(r"h\d+", hand_id):
         return f"hand {hand_id[1:]}"
     return str(hand_id or "")
+
+
+def hand_names(hand_ids: list[Any]) -> str:
+    return ", ".join(hand_name(h) for h in hand_ids)
+
+
+def split_parent(hand_id: str, hands: list[dict[str, Any]]) -> str | None:
+    """The hand whose split opened ``hand_id`` (its ``split_into`` names it); None for a hand
+    no split opened, the original of a split included."""
+    return next((h["id"] for h in hands if hand_id in (h.get("split_into") or [])), None)
 
 
 def phase_name(phase: Any) -> str:

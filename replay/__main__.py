@@ -12,8 +12,9 @@ The store is the ledger's own (``LEDGER_STORE``, ``LEDGER_SQLITE_PATH``, ``POSTG
 ``ledger.config``). Nothing here writes to the ledger, and a SQLite path that is not there is
 refused (only ``import`` may make a new store). Exit status: 0 all well, 1 a fault or a
 difference was found (verify, rederive), the thing asked for does not exist, or the stored
-events it needs are damaged (one line naming the event), 2 bad usage (a bad store setting
-included).
+events it needs are damaged (one line naming the event) or the SQLite file is (one line naming
+the file), 2 bad usage (a bad store setting included, a file that is not SQLite too), 141 the
+reader of stdout went away (as a program SIGPIPE ends: nothing said about the store).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import importlib
 import importlib.util
 import inspect
 import json
+import os
+import signal
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -34,6 +37,7 @@ from replay import verify as verify_mod
 from replay.damage import LIBRARY_ERRORS, StoreDamaged, explain
 from replay.json_option import add_top_level, json_parent, wants_json
 from replay.store import ledger
+from replay.store_file import DATABASE_ERRORS, unreadable_file
 
 # Commands other modules of replay/ contribute, each through ``register(subparsers)``; they are
 # registered only when the module exists. ``register`` adds its subparser(s) and sets
@@ -183,6 +187,9 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
             return _fail(args, str(error), 2)
     try:
         code = func(args, env) if takes_env else func(args)
+        sys.stdout.flush()  # here, not at exit, so that a reader gone is met below
+    except BrokenPipeError:
+        return _reader_gone()
     except ProjectionSuperseded as error:
         print(f"replay {args.command}: {error}", file=sys.stderr)
         return 3
@@ -190,12 +197,46 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
         return _fail(args, str(error), 2)
     except (StoreDamaged, *LIBRARY_ERRORS) as error:
         damaged = explain(error)
-        if wants_json(args):
-            print(json.dumps(damaged.as_dict()))
-        else:
-            print(f"replay {args.command}: {damaged}", file=sys.stderr)
-        return 1
+        return _damaged(args, damaged.as_dict(), f"replay {args.command}: {damaged}", 1)
+    except DATABASE_ERRORS as error:
+        unreadable = unreadable_file(error, env)
+        if unreadable is None:
+            raise
+        text = f"replay {args.command}: {unreadable}"
+        return _damaged(args, unreadable.as_dict(), text, unreadable.exit_code)
     return int(code or 0)
+
+
+def _damaged(args: argparse.Namespace, data: dict[str, Any], text: str, code: int) -> int:
+    """Report a damaged store in one line: JSON on stdout with ``--json``, but on stderr when
+    stdout carries the command's own data (``export`` without ``-o``, which cuts a file it
+    was redirected to back to what it held before: the error must not land in it)."""
+    try:
+        if not wants_json(args):
+            print(text, file=sys.stderr)
+        elif args.command == "export" and getattr(args, "output", None) is None:
+            print(json.dumps(data), file=sys.stderr)
+        else:
+            print(json.dumps(data))
+            sys.stdout.flush()
+    except BrokenPipeError:
+        return _reader_gone()
+    return code
+
+
+def _reader_gone() -> int:
+    """The reader of stdout went away (``verify | head -1``): end quietly, as a program that
+    SIGPIPE ends does, with its exit status, 128 + SIGPIPE (141), which says nothing about the
+    store. stdout is pointed at /dev/null so that the interpreter's flush at exit cannot meet
+    the closed pipe again and print a traceback."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # not a real file descriptor (a test's captured stdout)
+        pass
+    finally:
+        os.close(devnull)
+    return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":

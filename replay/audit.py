@@ -16,11 +16,13 @@
   for the round, but for insurance, the pool and banking);
 - ``balances``: each player's wallet (and the dealer's, in private families) before the round's
   first event and after its last, folded from the player's own stream, with the round's
-  movements of that wallet;
+  movements of that wallet and whether they are what the round's events say moved it
+  (``reconciled``; over every wallet: ``money_reconciles``, ``replay.audit_reconcile``);
 - ``shoes`` (``shoe`` is the round's first): commitment, client seed, nonce, packs, algorithm,
   cut and, once revealed, the seed and the check of every card of this round against the
   shuffle (``replay.verify_shuffle``'s rules); when, where in the log and by whom the
-  commitment, cut and reveal were recorded (``recorded``) and the shoe's own ``events``; and
+  commitment, cut and reveal were recorded (``recorded``; who caused a reveal:
+  ``replay.audit_reveal``) and the shoe's own ``events``; and
   whether the commitment was recorded before the round's first card from the shoe
   (``committed_before_deal``, over all shoes at the top level: a fault when it was not);
 - ``chain``: ``verify_chain`` over the round's stream and every other stream whose events it
@@ -54,6 +56,8 @@ from replay.audit_money import (
     wallet_parts,
     wallet_stretch,
 )
+from replay.audit_reconcile import money_verdict, reconcile
+from replay.audit_reveal import reveal_cause
 from replay.audit_shoe import shoe_audit
 from replay.damage import fold, read_stream, reported
 from replay.stretch import Stretch, verify_stretch
@@ -122,11 +126,16 @@ def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
     # round's), which is the order of commits; by time only where a position is not known.
     transfers.sort(key=lambda t: (t["position"] is None, t["position"] or 0, t["time"]))
     wallet_parts(hands, balances, transfers)
+    reconcile(events, balances)
 
     shoe_events = {sid: read_stream(app, UUID(sid), positioned=True) for sid in shoe_ids}
     shoes = [
         shoe_audit(sid, read, cards, read.positions, positions) for sid, read in shoe_events.items()
     ]
+    for shoe, read in zip(shoes, shoe_events.values(), strict=True):
+        cause = reveal_cause(app, read, None if table is None else table[1])
+        if cause is not None and shoe["recorded"]["revealed"] is not None:
+            shoe["recorded"]["revealed"].update(cause)
     return {
         "round_id": rid,
         "table_id": str(rnd.table_id),
@@ -146,6 +155,7 @@ def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
         "shoe": shoes[0],
         "shoes": shoes,
         "committed_before_deal": committed_first(shoes),
+        "money_reconciles": money_verdict(balances),
         "chain": chains_shown(events, wallets, table, shoe_events),
     }
 

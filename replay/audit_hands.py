@@ -33,6 +33,7 @@ class Hands:
                 "player": None,
                 "seat": None,
                 "split_from": None,
+                "split_into": [],
                 "stakes": [],
                 "cards": [],
                 "aces": {},
@@ -45,16 +46,24 @@ class Hands:
         self.hands[hand_id].update(extra)
         return self.hands[hand_id]
 
-    def moved(self, hand: dict[str, Any], version: int, why: str, card: str | None) -> None:
-        hand["totals"].append(
-            {
-                "version": version,
-                "event": why,
-                "card": card,
-                "cards": list(hand["cards"]),
-                "total": _total(hand["cards"], hand["aces"]),
-            }
-        )
+    def moved(
+        self,
+        hand: dict[str, Any],
+        version: int,
+        why: str,
+        card: str | None,
+        new_hand: str | None = None,
+    ) -> None:
+        entry = {
+            "version": version,
+            "event": why,
+            "card": card,
+            "cards": list(hand["cards"]),
+            "total": _total(hand["cards"], hand["aces"]),
+        }
+        if new_hand is not None:  # a split or a division: the hand it opened
+            entry["new_hand"] = new_hand
+        hand["totals"].append(entry)
 
     def feed(self, e: Any) -> None:
         v = e.originator_version
@@ -80,18 +89,22 @@ class Hands:
             old["cards"].pop()
             old["aces"] = {}
             new = self.hand(e.new_hand, player=old["player"], seat=old["seat"])
+            # As the round records it: every hand of a split names the original, which
+            # names itself; ``split_into`` says which hand each split opened.
             new["split_from"] = old["split_from"] or e.hand
             old["split_from"] = old["split_from"] or e.hand
+            old["split_into"].append(e.new_hand)
             new["cards"] = [e.card]
-            self.moved(old, v, "HandSplit", None)
-            self.moved(new, v, "HandSplit", e.card)
+            self.moved(old, v, "HandSplit", None, e.new_hand)
+            self.moved(new, v, "HandSplit", e.card, e.new_hand)
         elif isinstance(e, Round.DealerDivided):
             divided = self.hand(e.hand)
             divided["cards"].pop()
             new = self.hand(e.new_hand)
+            divided["split_into"].append(e.new_hand)
             new["cards"] = [e.card]
-            self.moved(divided, v, "DealerDivided", None)
-            self.moved(new, v, "DealerDivided", e.card)
+            self.moved(divided, v, "DealerDivided", None, e.new_hand)
+            self.moved(new, v, "DealerDivided", e.card, e.new_hand)
         elif isinstance(e, Round.TwoCardsResolved) and e.rejected:
             hand = self.hand(e.hand)
             cards = hand["cards"]

@@ -134,6 +134,9 @@ def export_stream(app: Any, out: IO[bytes], table: str | UUID | None = None) -> 
         if size is not None:
             out.flush()
             os.ftruncate(out.fileno(), size)
+            # Back to the new end: left at the old offset, whatever is written next (an error
+            # printed to stdout) would land past a hole of NUL bytes.
+            out.seek(size)
         raise
     return count
 

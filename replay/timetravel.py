@@ -167,13 +167,18 @@ def table_at(app: Any, table_id: str, at: datetime) -> dict[str, Any]:
     state = state_of(table)
     state["at"] = at.isoformat()
     state["round_in_play"] = None
+    # The table records where its shoe stands only when a round closes; the round in play
+    # holds the cards it has drawn since (and a shoe it ran out into, VU-29).
+    state["shoe_now"] = {"shoe_id": state["shoe_id"], "next_card": table.shoe_next}
     if table.current_round is not None:
         # A round is short: read once, to its first event after the moment (a stream's
         # events are recorded in time order), rather than bisected and then read again.
         with reported(table.current_round):
             played = read_stream(app, table.current_round, until=lambda e: e.timestamp > at)
             if played:
-                state["round_in_play"] = state_of(fold(played))
+                rnd = fold(played)
+                state["round_in_play"] = state_of(rnd)
+                state["shoe_now"] = {"shoe_id": str(rnd.shoe_id), "next_card": rnd.shoe_next}
     return state
 
 
@@ -227,7 +232,7 @@ def table_text(state: dict[str, Any]) -> str:
         f"  as of its event {state['version']} ({state['modified_on']})",
         f"  seats: {seats or 'none'}",
         f"  dealer: {state['dealer'] or '-'}; rounds so far: {state['rounds']}",
-        f"  shoe: {state['shoe_id'] or '-'} (next card {state['shoe_next']})",
+        f"  shoe: {_shoe_line(state)}",
         f"  closed: {'yes' if state['closed'] else 'no'}",
     ]
     rnd = state["round_in_play"]
@@ -239,6 +244,18 @@ def table_text(state: dict[str, Any]) -> str:
             f"after its event {rnd['version']})"
         )
     return "\n".join(lines)
+
+
+def _shoe_line(state: dict[str, Any]) -> str:
+    now = state.get("shoe_now") or {"shoe_id": state["shoe_id"], "next_card": state["shoe_next"]}
+    line = f"{now['shoe_id'] or '-'} (next card {now['next_card']}"
+    if state["round_in_play"] is None:
+        return line + ")"
+    return (
+        line + ", counting the cards the round in play had drawn; the table's own record, "
+        f"next card {state['shoe_next']} of shoe {state['shoe_id']}, is as of its last "
+        "round's close)"
+    )
 
 
 def dumps(state: dict[str, Any]) -> str:

@@ -14,6 +14,7 @@ from api.shoe_secrets import burns_shown, mask_audited_shoe, withheld_shoes
 from api.visibility import HIDDEN, burn_shoes, dealer_total_hidden, event_views, owns, sees_all
 from ledger import accounts
 from replay.audit import audit_of, read_round, summarize
+from replay.audit_reconcile import money_verdict
 from replay.damage import reported
 
 
@@ -72,6 +73,7 @@ def player_audit(rnd: Any, report: dict, viewer: Any, withheld: set[str]) -> dic
         for shoe in report["shoes"]
     ]
     mine = accounts.player(me)
+    balances = [b for b in report["balances"] if b["player"] == me]
     return {
         **report,
         "scope": "player",
@@ -83,7 +85,9 @@ def player_audit(rnd: Any, report: dict, viewer: Any, withheld: set[str]) -> dic
             for t in report["round_transfers"]
             if mine in (t["data"].get("from_account"), t["data"].get("to_account"))
         ],
-        "balances": [b for b in report["balances"] if b["player"] == me],
+        "balances": balances,
+        # Over his own wallet only: the verdict over all would tell of the others'.
+        "money_reconciles": money_verdict(balances),
         "shoe": shoes[0],
         "shoes": shoes,
     }

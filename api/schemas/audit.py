@@ -63,14 +63,27 @@ class AuditHandSchema(Schema):
     id = fields.String(required=True)
     player = fields.String(allow_none=True)
     seat = fields.Integer(allow_none=True)
-    split_from = fields.String(allow_none=True)
+    split_from = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "the original hand of the split this hand belongs to, as the round "
+            "records it: the original names itself; null for a hand never split"
+        },
+    )
+    split_into = fields.List(
+        fields.String(),
+        metadata={"description": "the hands this hand's splits (or divisions) opened, in order"},
+    )
     stake = fields.Integer()
     stakes = fields.List(fields.Dict(keys=fields.String()))
     cards = fields.List(fields.String())
     aces = fields.Dict(keys=fields.String(), values=fields.Integer())
     totals = fields.List(
         fields.Dict(keys=fields.String()),
-        metadata={"description": "the hand's total after each card (split, ace choice)"},
+        metadata={
+            "description": "the hand's total after each card (split, ace choice); a split's "
+            "or division's entry names the hand it opened (new_hand)"
+        },
     )
     insurance = fields.Dict(keys=fields.String(), allow_none=True)
     surrendered = fields.Boolean()
@@ -90,6 +103,47 @@ class AuditHandSchema(Schema):
             "description": "the hand's net for its player: the settlement's amount plus "
             "side_net (null while neither has happened)"
         },
+    )
+
+
+class AuditReconciledSchema(Schema):
+    """Whether a wallet's transfers for the round are what the round's events say moved it."""
+
+    ok = fields.Boolean(
+        allow_none=True,
+        metadata={
+            "description": "true: they match; false: they do not (a transfer dropped, added or "
+            "altered: `python -m replay verify` names it); null: the round's money could not "
+            "be derived from its events"
+        },
+    )
+    said = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "the wallet's change as the round's events say it (the player's "
+            "hands' nets, insurance, antes and penalties into a pool; a private dealer's side "
+            "of every hand), in minor units"
+        },
+    )
+    moved = fields.Integer(
+        metadata={"description": "the sum of the wallet's round_movements, in minor units"}
+    )
+    fact = fields.String(metadata={"description": "the same in words"})
+
+
+class AuditMoneySchema(Schema):
+    """Over every wallet shown: does the round's money add up?"""
+
+    ok = fields.Boolean(
+        allow_none=True,
+        metadata={
+            "description": "true when every wallet shown reconciles, false when one does not, "
+            "null when none could be weighed"
+        },
+    )
+    wallets = fields.Integer(metadata={"description": "the wallets weighed"})
+    fault = fields.String(
+        allow_none=True, metadata={"description": "the first wallet that does not reconcile"}
     )
 
 
@@ -115,6 +169,16 @@ class AuditBalanceSchema(Schema):
             "dealer's side of the hands)"
         },
     )
+    reconciled = fields.Nested(AuditReconciledSchema)
+
+
+class AuditCausedBySchema(Schema):
+    """The event, recorded in the same save, that made a reveal happen."""
+
+    type = fields.String(metadata={"description": "Table.Closed"})
+    stream = fields.String()
+    version = fields.Integer()
+    position = fields.Integer(allow_none=True, metadata={"description": "in the log"})
 
 
 class AuditRecordSchema(Schema):
@@ -124,9 +188,19 @@ class AuditRecordSchema(Schema):
     time = fields.String(metadata={"description": "UTC, ISO 8601"})
     position = fields.Integer(allow_none=True, metadata={"description": "in the log"})
     actor = fields.String(
-        allow_none=True, metadata={"description": "who committed the shoe, or cut it"}
+        allow_none=True,
+        metadata={
+            "description": "who committed the shoe, or cut it; for a reveal, who caused it "
+            "(a `Shoe.Revealed` records no actor): who closed the table, from its "
+            "`Table.Closed` (caused_by), or `ledger` when the rules retired the shoe"
+        },
     )
     reason = fields.String(metadata={"description": "a reveal's: why the shoe was retired"})
+    caused_by = fields.Nested(
+        AuditCausedBySchema,
+        allow_none=True,
+        metadata={"description": "a reveal's: the event that named its actor; null: the rules"},
+    )
 
 
 class AuditShoeRecordedSchema(Schema):
@@ -248,5 +322,12 @@ class RoundAuditSchema(Schema):
     committed_before_deal = fields.Nested(
         AuditCommittedBeforeDealSchema,
         metadata={"description": "every shoe's commitment before the round's first card from it"},
+    )
+    money_reconciles = fields.Nested(
+        AuditMoneySchema,
+        metadata={
+            "description": "each wallet's transfers for the round against what the round's "
+            "events say moved it (balances[].reconciled); a player sees his own only"
+        },
     )
     chain = fields.Nested(AuditChainSchema)

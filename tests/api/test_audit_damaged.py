@@ -104,3 +104,39 @@ def test_a_damaged_wallet_event_is_named_in_the_wallets_stream_not_the_rounds(
     named = f"event Player.FundsTransferred v2 of stream {ann} (position {position}) cannot be"
     assert isinstance(position, int) and named in problem["detail"]
     assert "Failed to deserialise" not in problem["detail"]  # not the library's own message
+
+
+def _cut_short(path, keep: int = 4000) -> None:
+    path.write_bytes(path.read_bytes()[:keep])
+
+
+def _overwrite_pages(path) -> None:
+    """Bytes overwritten inside every page but the first (SQLite's own schema)."""
+    with sqlite3.connect(path) as db:
+        (page_size,) = db.execute("pragma page_size").fetchone()
+        (pages,) = db.execute("pragma page_count").fetchone()
+    with open(path, "r+b") as f:
+        for page in range(1, pages):
+            f.seek(page * page_size + 100)
+            f.write(b"\xff" * 400)
+
+
+@pytest.mark.parametrize("damage", [_cut_short, _overwrite_pages])
+def test_the_audit_page_on_a_damaged_sqlite_file_is_an_html_page_naming_it(
+    store, client, make_key, auth, damage
+):
+    env, path, rid = store
+    headers = auth(make_key("auditor"), {"Accept": "text/html"})
+    assert client.get(f"/audit/rounds/{rid}", headers=headers).status_code == 200
+    damage(path)
+    if damage is _overwrite_pages:
+        # A server started on the damaged file: a live one's SQLite connections may still
+        # hold the pages overwritten in their cache (a file cut short they notice).
+        client = create_app({"TESTING": True, "STORE_ENV": env}).test_client()
+
+    response = client.get(f"/audit/rounds/{rid}", headers=headers)
+
+    assert response.status_code == 500 and response.mimetype == "text/html"
+    page = response.get_data(as_text=True)
+    assert "Store damaged" in page
+    assert f"the SQLite file {path} is damaged" in page and "malformed" in page

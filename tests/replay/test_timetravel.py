@@ -90,6 +90,26 @@ def test_a_table_at_a_moment(stored, capsys):
     assert main(["table", table, "--at", "yesterday"], env=env) == 2  # bad usage
 
 
+def test_a_table_mid_round_shows_its_shoe_with_the_cards_the_round_has_drawn(stored, capsys):
+    env, rid, table = stored
+    app = TwentyOneLedger(env=env)
+    try:
+        split = next(e for e in app.events.get(UUID(rid)) if type(e).__name__ == "HandSplit")
+        drawn = round_at(app, rid, split.originator_version)["shoe_next"]
+        state = table_at(app, table, split.timestamp)
+    finally:
+        app.close()
+    assert drawn >= 6  # the initial deal, at least
+    assert state["shoe_next"] == 0  # the table's own record: as of its last round's close
+    assert state["shoe_now"] == {"shoe_id": state["shoe_id"], "next_card": drawn}
+
+    moment = split.timestamp.isoformat()
+    assert main(["table", table, "--at", moment], env=env) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("  shoe:"))
+    assert line.startswith(f"  shoe: {state['shoe_id']} (next card {drawn}, counting the cards")
+    assert "the table's own record, next card 0" in line
+
+
 def test_times_are_read_as_utc():
     assert parse_time("2025-01-31T12:00:00Z") == parse_time("2025-01-31T13:00:00+01:00")
     assert parse_time("2025-01-31T12:00:00").utcoffset() == timedelta(0)
@@ -121,4 +141,8 @@ def test_a_long_table_at_any_moment_is_its_prefix_rebuilt_from_a_snapshot(app):
 
 
 def _extra(state):
-    return {"at": state["at"], "round_in_play": state["round_in_play"]}
+    return {
+        "at": state["at"],
+        "round_in_play": state["round_in_play"],
+        "shoe_now": state["shoe_now"],
+    }

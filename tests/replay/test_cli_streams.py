@@ -1,0 +1,197 @@
+"""``python -m replay`` as a shell runs it (auditor review): its stdout redirected to a file
+(an export refused on a damaged store leaves the file as it was, no NUL bytes and no error
+line), read by a pipe that closes early (``verify | head -1``: no traceback, and an exit
+status that does not claim a fault in the store), and on a SQLite file that SQLite itself
+cannot read (cut short, or bytes overwritten inside a page): one line naming the file."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+from replay_history import play_fixed_casino
+
+from ledger.application import TwentyOneLedger
+
+ROOT = Path(__file__).resolve().parents[2]
+SIGPIPE_STATUS = 128 + signal.SIGPIPE
+
+
+@pytest.fixture
+def stored(sqlite_file):
+    """A SQLite ledger holding one ended round; its path and the round's id."""
+    env, path = sqlite_file
+    app = TwentyOneLedger(env=env)
+    try:
+        rid = play_fixed_casino(app)
+    finally:
+        app.close()
+    return path, rid
+
+
+def replay(path: Path, *argv: str, **kwargs) -> subprocess.CompletedProcess:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "LEDGER_STORE": "sqlite",
+        "LEDGER_SQLITE_PATH": str(path),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "replay", *argv], env=env, cwd=ROOT, timeout=120, **kwargs
+    )
+
+
+def delete_event(path: Path, rid: str, version: int) -> None:
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "delete from stored_events where originator_id=? and originator_version=?",
+            (UUID(rid).hex, version),
+        )
+
+
+# -- export > file on a damaged store --------------------------------------------------------
+
+
+@pytest.mark.parametrize("flags", [["--json"], []])
+def test_a_refused_export_leaves_the_redirected_file_as_it_was(stored, tmp_path, flags):
+    path, rid = stored
+    delete_event(path, rid, 20)  # a gap in the middle of the round: export refuses
+    target = tmp_path / "out.jsonl"
+    before = b'{"kept": "an earlier line"}\n'
+    target.write_bytes(before)
+
+    with open(target, "ab") as out:  # ``>>``: what the file held must stay, and only that
+        done = replay(path, *flags, "export", stdout=out, stderr=subprocess.PIPE)
+
+    assert done.returncode == 1
+    assert target.read_bytes() == before  # no NUL bytes, no error line in the data
+    err = done.stderr.decode()
+    assert "Traceback" not in err
+    line = err.strip()
+    assert "is missing" in (json.loads(line)["error"] if flags else line)
+
+
+def test_a_refused_export_into_an_emptied_file_leaves_it_empty(stored, tmp_path):
+    path, rid = stored
+    delete_event(path, rid, 20)
+    target = tmp_path / "out.jsonl"
+    with open(target, "wb") as out:  # ``>``: the shell empties the file first
+        done = replay(path, "--json", "export", stdout=out, stderr=subprocess.PIPE)
+    assert done.returncode == 1
+    assert target.read_bytes() == b""
+
+
+# -- a reader that goes away ------------------------------------------------------------------
+
+
+def _closed_pipe() -> int:
+    """The write end of a pipe whose reader has already gone, as ``| head -1`` leaves it once
+    head has its line."""
+    read, write = os.pipe()
+    os.close(read)
+    return write
+
+
+@pytest.mark.parametrize("command", ["verify", "export", "round", "--json round"])
+def test_a_closed_pipe_ends_the_command_quietly(stored, command):
+    path, rid = stored
+    argv = command.split() + ([rid] if command.endswith("round") else [])
+    write = _closed_pipe()
+    try:
+        done = replay(path, *argv, stdout=write, stderr=subprocess.PIPE)
+    finally:
+        os.close(write)
+    assert done.stderr.decode() == ""
+    # What a program SIGPIPE ends exits with: not 1, which would say the store is at fault.
+    assert done.returncode == SIGPIPE_STATUS
+
+
+def test_a_pipe_read_to_the_end_still_gives_the_verdict(stored):
+    path, _ = stored
+    done = replay(path, "verify", capture_output=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().startswith("verify (all streams): OK")
+
+
+# -- a SQLite file SQLite cannot read ---------------------------------------------------------
+
+
+def _cut_short(path: Path, keep: int) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[:keep])
+
+
+def _overwrite_inside_a_page(path: Path) -> None:
+    with sqlite3.connect(path) as db:
+        (page_size,) = db.execute("pragma page_size").fetchone()
+        (pages,) = db.execute("pragma page_count").fetchone()
+    # A page of the events' table, not the first (SQLite's schema): past the middle.
+    with open(path, "r+b") as f:
+        f.seek(page_size * (pages // 2) + 100)
+        f.write(b"\xff" * 400)
+
+
+COMMANDS = [
+    ["verify"],
+    ["export"],
+    ["export", "-o", "{tmp}/x.jsonl"],
+    ["round", "{rid}"],
+    ["rederive", "{rid}"],
+    ["table", "{table}", "--at", "2030-01-01T00:00:00Z"],
+    ["projections"],
+]
+# A page overwritten in the middle of the events: the commands that read every event meet it
+# (one round's reads may not reach that page).
+READ_EVERYTHING = COMMANDS[:3]
+
+
+@pytest.mark.parametrize(
+    ("damage", "commands"),
+    [("cut short", COMMANDS), ("a page overwritten", READ_EVERYTHING)],
+)
+@pytest.mark.parametrize("json_flag", [False, True])
+def test_a_damaged_sqlite_file_is_one_line_naming_it(stored, tmp_path, damage, commands, json_flag):
+    path, rid = stored
+    with sqlite3.connect(path) as db:
+        (table,) = db.execute(
+            "select originator_id from stored_events where topic like '%Table.Opened'"
+        ).fetchone()
+    if damage == "cut short":
+        _cut_short(path, 4000)
+    else:
+        _overwrite_inside_a_page(path)
+    names = {"rid": rid, "table": str(UUID(table)), "tmp": str(tmp_path)}
+    for command in commands:
+        argv = [part.format(**names) for part in command]
+        done = replay(path, *(["--json"] if json_flag else []), *argv, capture_output=True)
+        out, err = done.stdout.decode(), done.stderr.decode()
+        assert "Traceback" not in out + err, (argv, err)
+        assert done.returncode == 1, (argv, out, err)
+        # With --json the error is the JSON on stdout, but for an export to stdout, whose
+        # stdout is the data (it goes to stderr there).
+        to_stdout = json_flag and (argv[0] != "export" or "-o" in argv)
+        reported = (out if to_stdout else err).strip()
+        assert len(reported.splitlines()) == 1, (argv, reported)
+        if json_flag:
+            reported = json.loads(reported)["error"]
+        assert f"the SQLite file {path} is damaged" in reported, (argv, reported)
+        assert "malformed" in reported
+
+
+def test_a_file_with_the_header_but_nothing_sqlite_after_it_is_bad_usage(stored):
+    path, _ = stored
+    data = path.read_bytes()
+    # SQLite's header kept, its page size overwritten: SQLite says "file is not a database".
+    path.write_bytes(data[:16] + b"\x00\x03" + data[18:])
+    done = replay(path, "verify", capture_output=True)
+    err = done.stderr.decode()
+    assert "Traceback" not in err, err
+    assert done.returncode == 2
+    assert f"the SQLite file {path} is not a SQLite database" in err
