@@ -30,7 +30,9 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ledger.config import store_env
+from eventsourcing.persistence import PersistenceError
+
+from ledger.config import describe, store_env
 from replay import rederive as rederive_mod
 from replay import timetravel
 from replay import verify as verify_mod
@@ -201,7 +203,12 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
     except DATABASE_ERRORS as error:
         unreadable = unreadable_file(error, env)
         if unreadable is None:
-            raise
+            if not isinstance(error, PersistenceError):
+                raise
+            # The store cannot be reached or refused the read (a server down, a schema not
+            # there): one line naming it, as the ledger's commands say it.
+            where = f"{describe(env)}: {error}"
+            return _damaged(args, {"error": where}, f"replay {args.command}: {where}", 1)
         text = f"replay {args.command}: {unreadable}"
         return _damaged(args, unreadable.as_dict(), text, unreadable.exit_code)
     return int(code or 0)

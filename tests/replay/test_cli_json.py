@@ -89,3 +89,28 @@ def test_a_bad_checkpoint_is_a_json_error_under_json(tmp_path, capsys, head):
 
     out = json.loads(capsys.readouterr().out)
     assert out["error"].startswith("--expect-head: a checkpoint is POSITION:HASH")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_postgresql_server_that_cannot_be_reached_is_one_line(capsys, as_json):
+    """Not a traceback after minutes: one connection timeout, one line naming the store."""
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = store_env(
+        "postgres",
+        environ={
+            "POSTGRES_HOST": "127.0.0.1",
+            "POSTGRES_PORT": str(port),
+            "POSTGRES_CONNECT_TIMEOUT": "1",
+        },
+    )
+
+    assert main(["--json", "verify"] if as_json else ["verify"], env=env) == 1
+
+    out, err = capsys.readouterr()
+    said = json.loads(out)["error"] if as_json else err
+    assert f"@127.0.0.1:{port}/" in said and "couldn't get a connection" in said
+    assert "Traceback" not in err and len((out or err).strip().splitlines()) == 1
