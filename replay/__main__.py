@@ -182,6 +182,13 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
             check_source(args.file)
         except BadSource as error:
             return _fail(args, str(error), 2)
+    if args.command == "export" and args.output is not None:
+        from replay.export import BadTarget, check_target
+
+        try:  # before a line is read, and before anything is written beside it
+            check_target(args.output)
+        except BadTarget as error:
+            return _fail(args, str(error), 2)
     if env is None:
         try:  # every command reads an existing store; only import may make a new one
             env = store_env(create=args.command == "import")

@@ -104,6 +104,23 @@ def export_to(app: Any, out: IO[bytes], table: str | UUID | None = None) -> int:
     return count
 
 
+class BadTarget(ValueError):
+    """An ``-o`` path an export cannot be written to: refused before the store is read."""
+
+
+def check_target(path: str) -> None:
+    """Raise :class:`BadTarget` unless ``path`` can become the export's file: not a
+    directory, and in a directory that is there and can be written to."""
+    target = os.path.abspath(path)
+    if os.path.isdir(target):
+        raise BadTarget(f"-o {path} is a directory; give the name of the .jsonl file to write")
+    folder = os.path.dirname(target)
+    if not os.path.isdir(folder):
+        raise BadTarget(f"-o {path}: the directory {folder} does not exist")
+    if not os.access(folder, os.W_OK):
+        raise BadTarget(f"-o {path}: the directory {folder} cannot be written to")
+
+
 def export_file(app: Any, path: str, table: str | UUID | None = None) -> int:
     """Export into ``path`` whole or not at all: written beside it under a temporary name and
     moved into place once the last line is written, so a refused export leaves no file (and

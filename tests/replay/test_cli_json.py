@@ -114,3 +114,22 @@ def test_a_postgresql_server_that_cannot_be_reached_is_one_line(capsys, as_json)
     said = json.loads(out)["error"] if as_json else err
     assert f"@127.0.0.1:{port}/" in said and "couldn't get a connection" in said
     assert "Traceback" not in err and len((out or err).strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("target", "says"),
+    [("missing/dir/ledger.jsonl", "does not exist"), (".", "is a directory")],
+)
+def test_export_to_a_path_it_cannot_write_is_refused_before_anything_is_made(
+    tmp_path, capsys, monkeypatch, target, says
+):
+    env = store_env("sqlite", sqlite_path=str(tmp_path / "s.sqlite3"), environ={})
+    TwentyOneLedger(env=env).close()
+    monkeypatch.chdir(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+
+    assert main(["export", "-o", target], env=env) == 2
+
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: -o {target}") and says in err and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
