@@ -93,8 +93,14 @@ class UnitOfWork:
         return aggregate
 
     def pending(self) -> list[Any]:
+        from ledger.domain.shoe import Shoe
+
+        # A new shoe's commitment and cut are written ahead of the cards drawn from it, though
+        # the round that draws them was created first (a shoe run out in the opening deal):
+        # the log's order is the proof that the shuffle was fixed before the deal (SHUFFLE.md).
+        created = sorted(self.created, key=lambda aggregate: not isinstance(aggregate, Shoe))
         seen: dict[UUID, Any] = {}
-        for aggregate in [*self.created, *self.loaded.values()]:
+        for aggregate in [*created, *self.loaded.values()]:
             if aggregate.pending_events:
                 seen[aggregate.id] = aggregate
         return list(seen.values())

@@ -85,7 +85,9 @@ def cmd_round(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
         except timetravel.NotFound as error:
             return _fail(args, str(error))
     _emit(args, state, timetravel.round_text(state))
-    return 0
+    # A shoe committed or cut after the round's first card from it is a FAULT, as verify's.
+    late = any(s["committed_before_deal"]["ok"] is False for s in state.get("shoes", []))
+    return 1 if late else 0
 
 
 def cmd_table(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:

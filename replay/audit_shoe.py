@@ -1,8 +1,8 @@
 """The shoe of an audited round: its commitment, cut and, once revealed, its seed, with every
 card the round dealt or burned from it checked against the shuffle (``replay.verify_shuffle``'s
-rules); when and where in the log each was recorded, and whether the commitment was recorded
-before the round's first card from the shoe (SHUFFLE.md: the shuffle is fixed before the
-deal)."""
+rules); when and where in the log each was recorded, and whether the commitment and the cut
+were recorded before the round's first card from the shoe (SHUFFLE.md: the shuffle is fixed
+before the deal)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def shoe_audit(
     events' positions by version)."""
     positions = positions or {}
     committed = next(e for e in events if isinstance(e, Shoe.Committed))
+    cut = next((e for e in events if isinstance(e, Shoe.Cut)), None)
     where = Where(0, shoe_id, committed.originator_version, "Committed")
     record = ShoeRecord.committed_by(committed, where)
     for e in events:
@@ -55,7 +56,10 @@ def shoe_audit(
         "cards_of_this_round": len(mine),
         "recorded": recorded(events, positions),
         "committed_before_deal": committed_before_deal(
-            positions.get(committed.originator_version), mine, card_positions or {}
+            positions.get(committed.originator_version),
+            mine,
+            card_positions or {},
+            cut=None if cut is None else positions.get(cut.originator_version),
         ),
         "events": [event_entry(e, positions.get(e.originator_version)) for e in events],
     }
@@ -115,17 +119,26 @@ def committed_before_deal(
     commitment: int | None,
     cards: list[tuple[Any, str, int, str]],
     card_positions: dict[int, int],
+    cut: int | None = None,
 ) -> dict[str, Any]:
-    """Whether the commitment (its log position ``commitment``) was recorded before the first
-    of the round's ``cards`` from the shoe, by position in the log: ``ok`` true or false, null
-    when the round drew no card from the shoe or a position is not known; ``fact`` says it in
-    words. Names the first card by event only, never by its face."""
+    """Whether the commitment (its log position ``commitment``) and the cut (``cut``; None
+    when the shoe has no cut) were recorded before the first of the round's ``cards`` from
+    the shoe, by position in the log: the cut orders the deal, so a cut after a card lets
+    whoever knows the seed choose the cards to come (SHUFFLE.md). ``ok`` true or false, null
+    when the round drew no card from the shoe or the commitment's position is not known;
+    ``fact`` says it in words, naming what was late. Names the first card by event only,
+    never by its face."""
     first = min(
         (c for c in cards if card_positions.get(c[0].originator_version) is not None),
         key=lambda c: card_positions[c[0].originator_version],
         default=None,
     )
-    out: dict[str, Any] = {"ok": None, "commitment_position": commitment, "first_card": None}
+    out: dict[str, Any] = {
+        "ok": None,
+        "commitment_position": commitment,
+        "cut_position": cut,
+        "first_card": None,
+    }
     if first is None or commitment is None:
         out["fact"] = (
             "no card of this round was drawn from this shoe"
@@ -144,13 +157,34 @@ def committed_before_deal(
     }
     name = f"{type_name(event)} v{event.originator_version}"
     card = f"the round's first card from this shoe ({name}, position {where})"
-    out["ok"] = commitment < where
+    committed_late = commitment > where
+    cut_late = cut is not None and cut > where
+    out["ok"] = not committed_late and cut is not None and not cut_late
     if out["ok"]:
-        out["fact"] = f"the commitment (position {commitment}) was recorded before {card}"
-    else:
+        out["fact"] = (
+            f"the commitment (position {commitment}) and the cut (position {cut}) were "
+            f"recorded before {card}"
+        )
+    elif committed_late and cut_late:
+        out["fact"] = (
+            f"the commitment (position {commitment}) and the cut (position {cut}) were "
+            f"recorded after {card}: the shuffle was not fixed before the deal"
+        )
+    elif committed_late:
         out["fact"] = (
             f"the commitment (position {commitment}) was recorded after {card}: "
             "the shuffle was not fixed before the deal"
+        )
+    elif cut is None:
+        out["fact"] = (
+            f"the commitment (position {commitment}) was recorded before {card}, but no cut "
+            "was recorded: the dealing order was not fixed before the deal"
+        )
+    else:
+        out["fact"] = (
+            f"the cut (position {cut}) was recorded after {card}, though the commitment "
+            f"(position {commitment}) came before it: the dealing order was not fixed before "
+            "the deal"
         )
     return out
 

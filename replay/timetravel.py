@@ -92,7 +92,7 @@ def round_at(app: Any, round_id: str, at: int | None = None) -> dict[str, Any]:
 
 def shoes_committed(app: Any, rnd: Round, events: StreamEvents) -> list[dict[str, Any]]:
     """Each shoe the round drew from so far: where its commitment was recorded (the shoe's
-    first event, read alone) and whether that was before the round's first card from it
+    first event, read with its cut) and whether both were before the round's first card from it
     (``replay.audit_shoe.committed_before_deal``, as the round's audit says it)."""
     cards = [
         (e, str(e.shoe), e.shoe_index, e.card)
@@ -102,10 +102,12 @@ def shoes_committed(app: Any, rnd: Round, events: StreamEvents) -> list[dict[str
     shoes = list(dict.fromkeys([str(rnd.start_shoe), *(c[1] for c in cards)]))
     out = []
     for shoe in shoes:
-        stored = log_positions.select(app.recorder, UUID(shoe), lte=1)
+        # The commitment and the cut, the shoe's first two events (``ShoeService.new_shoe``).
+        stored = log_positions.select(app.recorder, UUID(shoe), lte=2)
         if not stored:
             raise StoreDamaged(f"event v1 of stream {shoe} is missing", stream=shoe, version=1)
         committed = decode(app, stored[0])
+        cut = next((s.id for s in stored[1:] if s.topic.endswith("Shoe.Cut")), None)
         mine = [c for c in cards if c[1] == shoe]
         out.append(
             {
@@ -116,7 +118,7 @@ def shoes_committed(app: Any, rnd: Round, events: StreamEvents) -> list[dict[str
                     "actor": getattr(committed, "actor", None),
                 },
                 "committed_before_deal": committed_before_deal(
-                    stored[0].id, mine, events.positions
+                    stored[0].id, mine, events.positions, cut=cut
                 ),
             }
         )

@@ -8,9 +8,12 @@ One pass over the notification log (global order) checks:
 - **shoes**: every revealed shoe's seed matches its commitment (a fixed test shoe: the
   SHA-256 of its order, ``ledger.shoes.fixed_commitment``);
 - **cards**: every dealt, burned or cut card (``card``, ``shoe``, ``shoe_index``) is the card
-  at that place of its shoe's dealing order (``ledger.shuffle.dealing_order``). Cards of a
-  shoe not yet revealed cannot be checked yet: they are counted, not failed
-  (``replay.verify_shuffle``);
+  at that place of its shoe's dealing order (``ledger.shuffle.dealing_order``), and each
+  shoe's places are drawn one after another from its start, none skipped or drawn twice, as
+  many as its reveal counts. Cards of a shoe not yet revealed cannot be checked against the
+  shuffle yet: they are counted, not failed (``replay.verify_shuffle``);
+- **the shoes' order in the log**: every shoe's commitment and cut come before its first card,
+  and a shoe its table closed on or replaced has been revealed (``replay.verify_shoe_log``);
 - **money**: every transfer moves a positive amount, the balances of all accounts sum to
   zero, an ended round's escrow is empty, and no wallet is debited below zero, except by a
   round at a table that gives credit (such tables are listed as exempt); a transfer recorded
@@ -40,6 +43,7 @@ from ledger.domain.transfers import FundsTransferredBase
 from replay.store import first_event_type, notifications
 from replay.verify_money import MoneyMoved
 from replay.verify_report import CHECKS, Fault, Report, Where
+from replay.verify_shoe_log import check_fixed_first, check_retired
 from replay.verify_shuffle import ShoeRecord, check_cards, check_stocks
 from replay.verify_snapshots import Snapshots
 
@@ -78,6 +82,9 @@ class Verifier:
         self.table_credit: dict[str, bool] = {}
         self.table_players: dict[str, set[str]] = defaultdict(set)
         self.shoes: dict[str, ShoeRecord] = {}
+        self.table_shoe: dict[str, str] = {}  # each table's shoe in use
+        self.shoe_replaced: dict[str, tuple[Where, str]] = {}  # by the ShoeChanged, to shoe
+        self.table_closed: dict[str, Where] = {}
         self.cards: list[tuple[Where, str, int, str]] = []
         self.balances: dict[str, int] = defaultdict(int)
         self.wallets: dict[str, int] = defaultdict(int)
@@ -172,11 +179,26 @@ class Verifier:
             self.shoes[stream] = ShoeRecord.committed_by(event, where)
         elif isinstance(event, Shoe.Cut) and stream in self.shoes:
             self.shoes[stream].cut = event.cut
+            self.shoes[stream].cut_where = where
         elif isinstance(event, Shoe.Revealed) and stream in self.shoes:
             shoe = self.shoes[stream]
             shoe.revealed = where
             shoe.server_seed = event.server_seed
             shoe.fixed_order = list(event.fixed_order)
+            shoe.cards_dealt = event.cards_dealt
+        elif isinstance(event, Table.ShoeChanged):
+            self.shoe_changed(where, stream, event)
+        elif isinstance(event, Table.Closed):
+            self.table_closed.setdefault(stream, where)
+
+    def shoe_changed(self, where: Where, table: str, event: Any) -> None:
+        shoe_id = str(event.shoe_id)
+        previous = self.table_shoe.get(table)
+        if previous is not None and previous != shoe_id:
+            self.shoe_replaced.setdefault(previous, (where, shoe_id))
+        self.table_shoe[table] = shoe_id
+        if shoe_id in self.shoes:
+            self.shoes[shoe_id].start = event.start
 
     def money(self, where: Where, stream: str, event: Any) -> None:
         amount = event.amount
@@ -227,6 +249,8 @@ class Verifier:
 
     def finish(self) -> None:
         check_cards(self.shoes, self.cards, self.shuffle_fault)
+        check_fixed_first(self.shoes, self.cards, self.shuffle_fault)
+        check_retired(self.shoes, self.shoe_replaced, self.table_closed, self.shuffle_fault)
         self.rounds()
         self.moved.finish()
         check_stocks(self.shoes, self.replaced, self.shuffle_fault)
@@ -308,8 +332,8 @@ class Verifier:
         faults = sorted(self.faults, key=lambda f: (f.position, CHECKS.index(f.check)))
         shoes = self.shoes
         events, streams_seen = self.events, len(self.chains)
-        if table is not None:
-            streams = self.table_streams(table)
+        streams = None if table is None else self.table_streams(table)
+        if streams is not None:
             events = sum(self.stream_events[s] for s in streams)
             streams_seen = sum(1 for s in streams if s in self.stream_events)
             faults = [f for f in faults if f.stream in streams or not f.stream]
@@ -338,7 +362,7 @@ class Verifier:
             ],
             credit_exempt=credit if table is None else [t for t in credit if t == table],
             balances_sum=sum(self.balances.values()),
-            snapshots_checked=0 if self.snapshots is None else self.snapshots.checked,
+            snapshots_checked=self.snapshots_checked(streams),
             head_position=0 if self.head is None else self.head.position,
             head_hash=None if self.head is None else self.chains[self.head.stream][0],
             expected_head=None
@@ -346,6 +370,14 @@ class Verifier:
             else ":".join(map(str, self.expect_head)),
             faults=faults,
         )
+
+    def snapshots_checked(self, streams: set[str] | None) -> int:
+        """How many stored snapshots were checked: of every stream, or only of ``streams``."""
+        if self.snapshots is None:
+            return 0
+        if streams is None:
+            return self.snapshots.checked
+        return sum(self.snapshots.checked_in[s] for s in streams)
 
     def table_streams(self, table: str) -> set[str]:
         streams = {table}

@@ -1,10 +1,11 @@
 """``replay verify``: the shoes against their commitments and the cards against the shuffle.
 
 A revealed shoe's seed must match its commitment (a fixed test shoe: the SHA-256 of its order),
-every dealt, burned or cut card must be the card at its place of the shoe's dealing order, no
-place dealt twice, and a shoe of used cards (VU-29) must hold the table's packs less the cards
-in the hands of the round that ran out. Each function calls ``fault(where, problem)`` for what
-does not hold.
+every dealt, burned or cut card must be the card at its place of the shoe's dealing order, the
+places drawn from a shoe must run on from its start without a gap or a repeat (and, once it is
+revealed, to the number of cards its reveal says were dealt), and a shoe of used cards (VU-29)
+must hold the table's packs less the cards in the hands of the round that ran out. Each
+function calls ``fault(where, problem)`` for what does not hold.
 """
 
 from __future__ import annotations
@@ -33,9 +34,12 @@ class ShoeRecord:
     fixed: bool
     stock: list[str] | None = None  # a shoe of the used cards (VU-29)
     cut: int | None = None
+    cut_where: Where | None = None
     revealed: Where | None = None
     server_seed: str = ""
     fixed_order: list[str] = field(default_factory=list)
+    cards_dealt: int | None = None  # as its reveal records it
+    start: int = 0  # its first place, as the table's ShoeChanged records it
 
     @classmethod
     def committed_by(cls, event: Any, where: Where) -> ShoeRecord:
@@ -80,8 +84,10 @@ def shoe_order(shoe: ShoeRecord, fault: OnFault) -> tuple[str, ...] | None:
 def check_cards(
     shoes: dict[str, ShoeRecord], cards: list[tuple[Where, str, int, str]], fault: OnFault
 ) -> None:
-    """Every card (where, shoe id, place, card) against its revealed shoe's order; the cards
-    of a shoe not yet revealed are only checked for a place dealt twice."""
+    """Every card (where, shoe id, place, card), in the order of the log, against its revealed
+    shoe's order. Every shoe, revealed or not, deals its places one after another from its
+    start: a place skipped means a card's event was removed (its stream renumbered and
+    re-hashed leaves no trace in the chain), a place drawn again a card forged."""
     orders: dict[str, tuple[str, ...]] = {}
     for shoe_id, shoe in shoes.items():
         if shoe.revealed is None:
@@ -90,18 +96,25 @@ def check_cards(
         if order is not None:
             orders[shoe_id] = order
     used: dict[tuple[str, int], Where] = {}
+    following: dict[str, int] = {}  # each shoe's next place to draw
     for where, shoe_id, index, card in cards:
         shoe = shoes.get(shoe_id)
         if shoe is None:
             fault(where, f"card {card} names shoe {shoe_id}, never committed")
             continue
+        expected = following.get(shoe_id, shoe.start)
         earlier = used.get((shoe_id, index))
         if earlier is not None:
             fault(
                 where,
                 f"shoe {shoe_id} place {index} was already dealt at position {earlier.position}",
             )
+        elif index < expected:
+            fault(where, f"shoe {shoe_id} place {index} is drawn after place {expected - 1}")
+        elif index > expected:
+            fault(where, missing_places(shoe_id, expected, index, f"place {index} was"))
         used[(shoe_id, index)] = where
+        following[shoe_id] = max(expected, index + 1)
         if shoe_id not in orders:
             continue
         order = orders[shoe_id]
@@ -112,6 +125,31 @@ def check_cards(
                 where,
                 f"card {card} at place {index} of shoe {shoe_id}; the shuffle gives {order[index]}",
             )
+    for shoe_id, shoe in shoes.items():
+        # The reveal counts the cards dealt: fewer in the log means the last were removed.
+        drawn = following.get(shoe_id, shoe.start)
+        dealt = shoe.cards_dealt
+        if shoe.revealed is None or dealt is None or dealt == drawn:
+            continue
+        if dealt > drawn:
+            fault(
+                shoe.revealed,
+                missing_places(shoe_id, drawn, dealt, f"its reveal counts {dealt} dealt"),
+            )
+        else:
+            fault(
+                shoe.revealed,
+                f"its reveal counts {dealt} cards dealt from shoe {shoe_id}, the log draws {drawn}",
+            )
+
+
+def missing_places(shoe_id: str, first: int, end: int, because: str) -> str:
+    """A fault's words for the places ``first`` to ``end - 1`` of a shoe that no card took."""
+    if end - first == 1:
+        places = f"place {first} was"
+    else:
+        places = f"places {first} to {end - 1} were"
+    return f"shoe {shoe_id} {places} never drawn, though {because}: a card's event is missing"
 
 
 def check_stocks(

@@ -11,6 +11,7 @@ one pass over the log (no second read of the events) and compared at each snapsh
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -33,7 +34,11 @@ class Snapshots:
         self.fault = fault
         # stream -> [aggregate so far, snapshots not yet reached (ascending versions)]
         self.folding: dict[str, list[Any]] = {}
-        self.checked = 0
+        self.checked_in: Counter[str] = Counter()  # snapshots checked, by stream
+
+    @property
+    def checked(self) -> int:
+        return self.checked_in.total()
 
     def first_event(self, where: Any, event: Any) -> None:
         if self.store is None or not self.kinds:
@@ -76,7 +81,7 @@ class Snapshots:
             del self.folding[where.stream]
 
     def compare(self, where: Any, aggregate: Any, snapshot: Any) -> None:
-        self.checked += 1
+        self.checked_in[where.stream] += 1
         fresh = type(aggregate).Snapshot.take(snapshot_state(aggregate))
         # Through the store's encoding, as the stored one went: tuples become lists, and so on.
         folded = self.transcoder.decode(self.transcoder.encode(fresh.state))

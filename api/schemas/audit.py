@@ -218,17 +218,22 @@ class AuditFirstCardSchema(Schema):
 
 
 class AuditCommittedFirstSchema(Schema):
-    """Whether a shoe's commitment was recorded before the round's first card from it."""
+    """Whether a shoe's commitment and cut were recorded before the round's first card from
+    it."""
 
     ok = fields.Boolean(
         allow_none=True,
         metadata={
-            "description": "true: the commitment's position in the log is before the first "
-            "card's; false: after it (a fault: the shuffle was not fixed before the deal); "
-            "null: the round drew no card from this shoe"
+            "description": "true: the commitment's and the cut's positions in the log are "
+            "before the first card's; false: one is after it, or the shoe has no cut (a "
+            "fault: the shuffle was not fixed before the deal); null: the round drew no card "
+            "from this shoe"
         },
     )
     commitment_position = fields.Integer(allow_none=True)
+    cut_position = fields.Integer(
+        allow_none=True, metadata={"description": "the cut's position; null: no cut recorded"}
+    )
     first_card = fields.Nested(AuditFirstCardSchema, allow_none=True)
     fact = fields.String(metadata={"description": "the same in words"})
 

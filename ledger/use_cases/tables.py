@@ -139,7 +139,13 @@ class Tables:
 
     def _cut_for_deal(self, uow: UnitOfWork, table: Table, actor: str) -> str:
         """VU-2 by cut: each seated player cuts one card from a freshly committed shoe, in
-        seat order; the lowest card deals (ace low), the earlier seat on equal cards."""
+        seat order; the lowest card deals (ace low), the earlier seat on equal cards. The
+        shoe in use is retired first: the cut's shoe takes its place at the table, and a
+        replaced shoe is revealed (SHUFFLE.md)."""
+        if table.shoe_id is not None:
+            self.shoes.retire(
+                uow.shoe(table.shoe_id), table.shoe_next, "replaced by a cut for the deal"
+            )
         shoe = uow.add(self.shoes.new_shoe(table, actor, "VU-2", uow))
         order = self.shoes.order(shoe)
         cuts = []

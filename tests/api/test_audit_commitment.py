@@ -66,6 +66,7 @@ def test_the_audit_flags_a_commitment_recorded_after_the_first_card(store, clien
     assert verdict["ok"] is False and "not fixed before the deal" in verdict["fact"]
     assert verdict["commitment_position"] > verdict["first_card"]["position"]
     assert report["shoe"]["recorded"]["committed"]["position"] == verdict["commitment_position"]
+    assert report["shoe"]["recorded"]["cut"]["position"] == verdict["cut_position"]
     assert report["committed_before_deal"]["ok"] is False
     assert report["committed_before_deal"]["fault"] == f"shoe {shoe}: {verdict['fact']}"
     assert report["chain"]["ok"]  # the hashes cannot show it
@@ -80,3 +81,28 @@ def test_the_audit_flags_a_commitment_recorded_after_the_first_card(store, clien
     assert mine["scope"] == "player"
     assert mine["committed_before_deal"] == report["committed_before_deal"]
     assert mine["shoe"]["server_seed"] is None  # not revealed: nothing of the order
+
+
+def test_the_audit_flags_a_cut_recorded_after_the_first_card(store, client, make_key, auth):
+    """The cut orders the deal: a cut made after a card lets whoever knows the seed choose
+    the cards to come, so it too must come before the first card (SHUFFLE.md)."""
+    _, path, rid, shoe, _ = store
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "update stored_events set rowid = (select max(rowid) + 1 from stored_events)"
+            " where originator_id = ? and originator_version = 2",
+            (UUID(shoe).hex,),
+        )
+    auditor = make_key("auditor")
+
+    report = client.get(f"/v1/rounds/{rid}/audit", headers=auth(auditor)).get_json()
+
+    verdict = report["shoe"]["committed_before_deal"]
+    assert verdict["ok"] is False
+    assert verdict["commitment_position"] < verdict["first_card"]["position"]
+    assert verdict["cut_position"] > verdict["first_card"]["position"]
+    assert verdict["fact"].startswith(f"the cut (position {verdict['cut_position']}) was")
+    page = client.get(
+        f"/audit/rounds/{rid}", headers=auth(auditor, {"Accept": "text/html"})
+    ).get_data(as_text=True)
+    assert "Commitment first: FAIL" in page and "the dealing order was not fixed" in page

@@ -47,6 +47,27 @@ def test_VU_2_a_random_cut_reveals_its_shoe_at_once(app, fund):
     assert shoe.revealed and len(shoe.server_seed) == 64
 
 
+def test_VU_2_a_cut_between_rounds_reveals_the_shoe_whose_place_it_takes(app, fund):
+    """SHUFFLE.md: a replaced shoe is revealed. The cut's fresh shoe takes the place of the
+    shoe in use at the table, whose seed would otherwise never be shown."""
+    from ledger.simulate import Settings, Tally, play_round
+    from ledger.strategy import TableView
+
+    table, _ = _table(app, fund, "cut")
+    app.choose_dealer(table)
+    view = TableView(decks=1, dealer_hits_soft_17=False, double_after_split=True, surrender=False)
+    play_round(app, table, Settings(family="vingt-un", stake=100), view, Tally())
+    in_use, dealt = app.get_table(table).shoe_id, app.get_table(table).shoe_next
+    assert not app.get_shoe(in_use).revealed
+
+    app.choose_dealer(table)
+
+    shoe = app.get_shoe(in_use)
+    assert shoe.revealed and len(shoe.server_seed) == 64
+    *_, revealed = app.events.get(in_use)
+    assert (revealed.reason, revealed.cards_dealt) == ("replaced by a cut for the deal", dealt)
+
+
 def test_VU_2_by_seat_the_first_seat_deals(app, fund):
     table, (ann, _, _) = _table(app, fund, "seat")
 

@@ -104,6 +104,29 @@ def test_VU_29_a_round_that_runs_out_is_completed_from_the_used_cards(app, fund)
     assert report.shoes_checked == len(table_events(app, table, "ShoeChanged")) - 1
 
 
+def test_VU_29_a_shoe_run_out_in_the_opening_deal_is_committed_before_its_cards(app, fund):
+    """The round and the shoe of used cards are made by one command: the shoe's commitment
+    and cut are still written ahead of the round's cards from it (SHUFFLE.md), for the log's
+    order is what shows the shuffle was fixed before the deal."""
+    table = open_table(app, fund, 1, {}, seed=3)
+    app.fix_next_shoe(table, ["2C"])  # one card: the deal's second comes from the used cards
+
+    rid = app.start_round(table, actor=app.get_table(table).dealer)["round_id"]
+
+    (replaced,) = [e for e in round_events(app, rid) if type(e).__name__ == "ShoeReplaced"]
+    log = list(app.recorder.select_notifications(start=1, limit=10**6))
+    committed, cut = (n.id for n in log if n.originator_id == replaced.shoe)
+    from_it = [
+        n.id
+        for n in log
+        if n.originator_id == UUID(rid)
+        and n.topic.endswith("Round.CardDealt")
+        and n.originator_version > replaced.originator_version
+    ]
+    assert from_it and committed < cut < min(from_it)
+    assert verify(app).ok
+
+
 @pytest.mark.parametrize(
     ("deal_limit", "whole_shoes", "reason"),
     [
