@@ -41,10 +41,16 @@ class StreamQuerySchema(Schema):
         load_default=None,
         allow_none=True,
         validate=validate.Range(min=0, max=2**63 - 1),
-        metadata={"description": f"{CURSOR['description']}; else the Last-Event-ID header"},
+        metadata={
+            "description": f"{CURSOR['description']}: where a first connection starts; a "
+            "Last-Event-ID header (a reconnect) takes precedence"
+        },
     )
     timeout = fields.Float(
         load_default=30.0,
         validate=validate.Range(min=0, max=300),
-        metadata={"description": "seconds before the server ends the stream"},
+        metadata={
+            "description": "seconds before the server ends the stream (0 to 300); an "
+            "EventSource then reconnects and resumes from its Last-Event-ID"
+        },
     )
