@@ -141,7 +141,8 @@ class HandViewSchema(Schema):
         metadata={
             "description": '"open" while it may draw; then "stood", "bust" or "natural"; '
             '"settled" when paid before any of those (the dealer\'s natural, VU-24 thrown up, '
-            'VU-25 false division); "closed" hides which to a viewer who may not learn it'
+            "VU-25 false division), and a dealer's hand the round ended without playing; "
+            '"closed" hides which to a viewer who may not learn it'
         }
     )
     draws = fields.Integer()
