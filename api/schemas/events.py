@@ -10,7 +10,13 @@ class EventSchema(Schema):
     aggregate_id = fields.String(required=True)
     version = fields.Integer(required=True)
     timestamp = fields.String()
-    position = fields.Integer(allow_none=True)
+    position = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "the event's position in the ledger's log, in the round's events as"
+            " in the table's feed (a cursor for ?after=)"
+        },
+    )
     data = fields.Dict(keys=fields.String(), metadata={"description": "masked for players"})
 
 
