@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from api.schemas.common import QueryInteger, QuerySeconds
+
 
 class EventSchema(Schema):
     type = fields.String(required=True)
@@ -36,14 +38,14 @@ CURSOR = {"description": "a position in the log (a page's `next`), at most the l
 
 
 class EventQuerySchema(Schema):
-    after = fields.Integer(
+    after = QueryInteger(
         load_default=0, validate=validate.Range(min=0, max=2**63 - 1), metadata=CURSOR
     )
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    limit = QueryInteger(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
 class StreamQuerySchema(Schema):
-    after = fields.Integer(
+    after = QueryInteger(
         load_default=None,
         allow_none=True,
         validate=validate.Range(min=0, max=2**63 - 1),
@@ -52,7 +54,7 @@ class StreamQuerySchema(Schema):
             "Last-Event-ID header (a reconnect) takes precedence"
         },
     )
-    timeout = fields.Float(
+    timeout = QuerySeconds(
         load_default=30.0,
         validate=validate.Range(min=0, max=300),
         metadata={
