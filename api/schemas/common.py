@@ -48,13 +48,17 @@ class QueryInteger(fields.Integer):
 
 
 class QuerySeconds(fields.Float):
-    """Seconds in a query string: ASCII digits, with an optional fraction (``2``, ``0.5``),
-    read as :class:`QueryInteger` reads an integer."""
+    """Seconds in a query string: a number written as JSON writes one (``2``, ``0.5``,
+    ``1e-3``), in ASCII; not ``+1``, `` 1``, ``１``, ``1_0``, ``nan`` or ``inf``, which
+    ``float()`` alone reads."""
 
-    default_error_messages = {"invalid": "Not a valid number: ASCII digits 0-9, and a fraction."}
+    default_error_messages = {
+        "invalid": "Not a valid number: ASCII digits, a fraction and an exponent only."
+    }
+    _NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?", re.ASCII)
 
     def _validated(self, value):
-        if isinstance(value, str) and not re.fullmatch(r"[0-9]+(\.[0-9]+)?", value, re.ASCII):
+        if isinstance(value, str) and not self._NUMBER.fullmatch(value):
             raise self.make_error("invalid")
         return super()._validated(value)
 

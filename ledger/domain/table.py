@@ -305,7 +305,9 @@ class Table(ChainedAggregate):
             raise AlreadySeated(f"player {player_id} already sits at this table", None)
         if not 1 <= seat <= rules.max_players:
             # A bad value given, not a missing resource: 422 like any out-of-range number.
-            raise InvalidCommand(f"seat must be 1 to {rules.max_players}, got {seat}", None)
+            raise InvalidCommand(
+                f"seat must be 1 to {rules.max_players} at this table, got {seat}", None
+            )
         if str(seat) in self.seats:
             raise AlreadySeated(f"seat {seat} is taken", None)
         self.trigger_event(self.PlayerSeated, player_id=player_id, seat=seat, actor=actor)
