@@ -6,9 +6,12 @@ fail with a 500; this one answers every bad body with its own status, before any
 
 * 413 ``payload-too-large``: over ``MAX_CONTENT_LENGTH``, by its Content-Length or, sent
   chunked, once it reaches the limit;
-* 415 ``unsupported-media-type``: a body not declared ``application/json`` (or ``+json``);
-* 400 ``malformed-json``: not JSON text in UTF-8, ``NaN`` or ``Infinity``, a member named twice,
-  nesting deeper than ``MAX_DEPTH``, an integer of more than ``MAX_DIGITS`` digits.
+* 415 ``unsupported-media-type``: a body not declared ``application/json`` (or ``+json``), or
+  declared in a ``charset`` other than UTF-8 (JSON text is UTF-8, RFC 8259);
+* 400 ``malformed-json``: not JSON text in UTF-8, a byte order mark before it (RFC 8259 lets a
+  parser refuse one; a BOM ahead of a signed request's body is more likely a mistake to show
+  than one to hide), ``NaN`` or ``Infinity``, a member named twice, nesting deeper than
+  ``MAX_DEPTH``, an integer of more than ``MAX_DIGITS`` digits.
 
 Numbers written with a fraction or an exponent (``100.0``, ``1e2``) are read as ``Decimal``,
 never as a float: an integer field sees what the client wrote and refuses it (422), where a
@@ -17,6 +20,7 @@ float would have turned ``100.00000000000000001`` into 100. Money is a JSON inte
 
 from __future__ import annotations
 
+import codecs
 import json
 from decimal import Decimal
 from typing import Any
@@ -69,6 +73,17 @@ def _parse(data: bytes) -> Any:
         declared = request.mimetype or "no Content-Type"
         raise UnsupportedMediaType(
             f"the body must be JSON, sent as Content-Type: application/json (got {declared})"
+        )
+    charset = request.mimetype_params.get("charset")
+    if charset is not None and charset.lower() not in ("utf-8", "utf8"):
+        raise UnsupportedMediaType(
+            f"the body must be UTF-8 JSON: charset {charset[:40]!r} is not accepted "
+            "(send charset=utf-8, or no charset)"
+        )
+    if data.startswith(codecs.BOM_UTF8):
+        raise MalformedJson(
+            "the body starts with a byte order mark (U+FEFF), which JSON text may not: "
+            "send the JSON without it"
         )
     try:
         text = data.decode("utf-8")

@@ -1,7 +1,8 @@
 """What each caller may see of a round: the one place where hidden cards are masked.
 
 Admins and auditors see everything. Anyone else (a player key, a dealer key) sees the cards of
-the hands he holds, every card dealt face up or shown since (``CardsShown``), and nothing else:
+the hands he holds (the casino house dealer's key holds none: ``owns``), every card dealt face
+up or shown since (``CardsShown``), and nothing else:
 another player's face-down cards (VU-4/VU-7, H13, OC, and Очко's face-down draws), the casino
 dealer's hole card (CB-2) until it is turned, and anything derived from those cards (totals,
 chosen ace values). Hidden cards are replaced by ``"??"`` so a front end still knows how many
@@ -28,7 +29,6 @@ from ledger.domain.chain import plain
 from ledger.domain.round import DEALER, DEALER_SECOND, OPEN, Round, is_dealer_hand
 
 HIDDEN = "??"
-HOUSE = "house"
 SEE_ALL = ("admin", "auditor")
 
 # Chain fields: a masked card's event hash could be brute-forced over 52 cards (and the next
@@ -62,11 +62,13 @@ def holder(rnd: Round, hand_id: str) -> str:
 
 
 def owns(viewer: Viewer, rnd: Round, hand_id: str) -> bool:
+    """Whether ``viewer`` holds the hand, and so sees its face-down cards. The casino house
+    dealer's key (a dealer key bound to no player) holds none: the house plays by rule
+    (CB-8), so no decision of that key needs the hole card, which stays hidden from it as
+    from everyone else until it is turned (CB-2)."""
     if sees_all(viewer):
         return True
     me = viewer.player_id
-    if me is None and viewer.role == "dealer":
-        me = HOUSE  # a dealer key bound to no player deals for the house (casino tables)
     return me is not None and holder(rnd, hand_id) == me
 
 

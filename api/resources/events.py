@@ -61,12 +61,14 @@ def _within_the_log(app: Any, after: int) -> int:
     }
 )
 def stream(args, table_id):
-    """The table's events as they happen, from ``after`` (or the ``Last-Event-ID`` header),
-    polling the store every half second until ``timeout`` seconds have passed."""
+    """The table's events as they happen, from the ``Last-Event-ID`` header when there is
+    one (a reconnect), else from ``after``, else from the log's start, polling the store
+    every half second until ``timeout`` seconds have passed."""
     app, members, viewer, tid = ledger(), table_members(), g.key, str(table_id)
-    after = args["after"]
-    if after is None:
-        last = request.headers.get("Last-Event-ID", "0") or "0"
+    # EventSource reconnects to the same URL, ?after= included, and adds Last-Event-ID: the
+    # header is where the stream stopped, so it wins, or every reconnect replays from after.
+    last = request.headers.get("Last-Event-ID", "")
+    if last:
         # ASCII digits only: str.isdigit() also takes "١٢" and "²", which int() reads or not.
         head = log_head(app)
         if not (last.isascii() and last.isdigit()) or int(last) > head:
@@ -78,8 +80,11 @@ def stream(args, table_id):
                 kind="bad-last-event-id",
             )
         after = int(last)
-    else:
+    elif args["after"] is not None:
+        after = args["after"]
         _within_the_log(app, after)
+    else:
+        after = 0
     app.get_table(tid)  # an unknown table is a 404 now, not mid-stream
     deadline = time.monotonic() + args["timeout"]
 

@@ -16,6 +16,7 @@ from api.cursors import log_head
 from api.shoe_secrets import burns_shown, mask_shoe_event, withheld_shoes
 from api.table_members import TableMembers
 from api.visibility import CHAIN_FIELDS, burn_shoes, event_record, event_views, sees_all
+from replay.damage import read_stream
 from replay.event_rows import page_reader
 
 BATCH = 500
@@ -26,13 +27,14 @@ def round_events(
     app: Any,
     rnd: Any,
     viewer: Any,
-    positions: dict | None = None,
     withheld: set[UUID] | None = None,
 ) -> list[dict]:
-    """The round's events masked for ``viewer``; ``withheld``: the table's withheld shoes
-    (``api.shoe_secrets.withheld_shoes``) when the caller has them already."""
-    positions = positions or {}
-    records = [event_record(e, positions.get(e.originator_version)) for e in app.events.get(rnd.id)]
+    """The round's events up to ``rnd``'s version, each with its position in the log (read
+    in the query that reads the events, ``replay.log_positions``), masked for ``viewer``;
+    ``withheld``: the table's withheld shoes (``api.shoe_secrets.withheld_shoes``) when the
+    caller has them already."""
+    stream = read_stream(app, rnd.id, rnd.version, positioned=True)
+    records = [event_record(e, stream.positions.get(e.originator_version)) for e in stream]
     shown = burns_shown(app, rnd, viewer, burn_shoes(records), withheld)
     return event_views(rnd, records, viewer, shown)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from marshmallow import Schema, ValidationError, fields, validate
 
 from ledger.accounts import MAX_AMOUNT
@@ -28,6 +30,35 @@ class StrictInteger(fields.Integer):
 
     def _validated(self, value):
         if isinstance(value, bool) or not isinstance(value, int):
+            raise self.make_error("invalid")
+        return super()._validated(value)
+
+
+class QueryInteger(fields.Integer):
+    """An integer in a query string (a cursor, a position, a limit): ASCII digits only, as the
+    ``Last-Event-ID`` header is held to. ``int()`` alone also reads ``+1``, `` 1`` and a
+    fullwidth ``１``, so one position could be written many ways."""
+
+    default_error_messages = {"invalid": "Not a valid integer: ASCII digits 0-9 only."}
+
+    def _validated(self, value):
+        if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+            raise self.make_error("invalid")
+        return super()._validated(value)
+
+
+class QuerySeconds(fields.Float):
+    """Seconds in a query string: a number written as JSON writes one (``2``, ``0.5``,
+    ``1e-3``), in ASCII; not ``+1``, `` 1``, ``１``, ``1_0``, ``nan`` or ``inf``, which
+    ``float()`` alone reads."""
+
+    default_error_messages = {
+        "invalid": "Not a valid number: ASCII digits, a fraction and an exponent only."
+    }
+    _NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?", re.ASCII)
+
+    def _validated(self, value):
+        if isinstance(value, str) and not self._NUMBER.fullmatch(value):
             raise self.make_error("invalid")
         return super()._validated(value)
 
@@ -65,13 +96,18 @@ class OptionValue(fields.Raw):
         super().__init__(allow_none=True, **kwargs)  # null is a value (bank_cap, fixed_bet)
 
 
+MONEY_INVALID = f"Not valid money: a whole number of minor units, {INTEGER_ONLY}."
+
+
+def money_range(minimum: int = 1) -> validate.Range:
+    """Money's bounds, ``minimum`` to ``MAX_AMOUNT``: one wording wherever they are checked."""
+    return validate.Range(min=minimum, max=MAX_AMOUNT)
+
+
 def amount(minimum: int = 1, **kwargs) -> StrictInteger:
     """Money: a whole number of minor units, ``minimum`` to ``MAX_AMOUNT``, as a JSON integer."""
-    invalid = f"Not valid money: a whole number of minor units, {INTEGER_ONLY}."
     return StrictInteger(
-        validate=validate.Range(min=minimum, max=MAX_AMOUNT),
-        error_messages={"invalid": invalid},
-        **kwargs,
+        validate=money_range(minimum), error_messages={"invalid": MONEY_INVALID}, **kwargs
     )
 
 

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from api.schemas.common import QueryInteger, QuerySeconds
+
 
 class EventSchema(Schema):
     type = fields.String(required=True)
     aggregate_id = fields.String(required=True)
     version = fields.Integer(required=True)
     timestamp = fields.String()
-    position = fields.Integer(allow_none=True)
+    position = fields.Integer(
+        allow_none=True,
+        metadata={
+            "description": "the event's position in the ledger's log, in the round's events as"
+            " in the table's feed (a cursor for ?after=)"
+        },
+    )
     data = fields.Dict(keys=fields.String(), metadata={"description": "masked for players"})
 
 
@@ -30,21 +38,27 @@ CURSOR = {"description": "a position in the log (a page's `next`), at most the l
 
 
 class EventQuerySchema(Schema):
-    after = fields.Integer(
+    after = QueryInteger(
         load_default=0, validate=validate.Range(min=0, max=2**63 - 1), metadata=CURSOR
     )
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    limit = QueryInteger(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
 class StreamQuerySchema(Schema):
-    after = fields.Integer(
+    after = QueryInteger(
         load_default=None,
         allow_none=True,
         validate=validate.Range(min=0, max=2**63 - 1),
-        metadata={"description": f"{CURSOR['description']}; else the Last-Event-ID header"},
+        metadata={
+            "description": f"{CURSOR['description']}: where a first connection starts; a "
+            "Last-Event-ID header (a reconnect) takes precedence"
+        },
     )
-    timeout = fields.Float(
+    timeout = QuerySeconds(
         load_default=30.0,
         validate=validate.Range(min=0, max=300),
-        metadata={"description": "seconds before the server ends the stream"},
+        metadata={
+            "description": "seconds before the server ends the stream (0 to 300); an "
+            "EventSource then reconnects and resumes from its Last-Event-ID"
+        },
     )

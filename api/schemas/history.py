@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from api.schemas.common import QueryInteger
+
 PROJECTED = {"description": "the position the read models had reached when answering"}
 
 
@@ -22,7 +24,7 @@ class PageSchema(ProjectedSchema):
 
 
 class ReadArgsSchema(Schema):
-    position = fields.Integer(
+    position = QueryInteger(
         validate=validate.Range(min=0, max=2**63 - 1),
         metadata={
             "description": "read-your-writes: answer only once the read models have reached "
@@ -30,11 +32,11 @@ class ReadArgsSchema(Schema):
             "(cursor-beyond-log) beyond the log's last position"
         },
     )
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=1000))
+    limit = QueryInteger(load_default=50, validate=validate.Range(min=1, max=1000))
 
 
 class MovementArgsSchema(ReadArgsSchema):
-    after = fields.Integer(
+    after = QueryInteger(
         load_default=0,
         validate=validate.Range(min=0, max=2**63 - 1),
         metadata={"description": "a movement's seq: the page starts after it"},
@@ -42,7 +44,7 @@ class MovementArgsSchema(ReadArgsSchema):
 
 
 class RoundArgsSchema(ReadArgsSchema):
-    after = fields.Integer(
+    after = QueryInteger(
         load_default=0,
         validate=validate.Range(min=0, max=2**63 - 1),
         metadata={"description": "a round number: the page starts after it"},
@@ -50,7 +52,7 @@ class RoundArgsSchema(ReadArgsSchema):
 
 
 class PlayerRoundArgsSchema(ReadArgsSchema):
-    after = fields.Integer(
+    after = QueryInteger(
         load_default=0,
         validate=validate.Range(min=0, max=2**63 - 1),
         metadata={"description": "a round's `joined`: the page starts after it"},

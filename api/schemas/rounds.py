@@ -9,13 +9,12 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from api.schemas.common import (
     INTEGER_ONLY,
     MAX_AMOUNT,
+    MONEY_INVALID,
     PositionSchema,
     Request,
     StrictInteger,
     Text,
-)
-from api.schemas.common import (
-    amount as money,
+    money_range,
 )
 from ledger.text import VISIBLE_TEXT_PATTERN
 
@@ -75,7 +74,9 @@ class ActionSchema(Request):
 
     action = fields.String(required=True, validate=validate.OneOf(list(ACTIONS)))
     hand = fields.String(validate=validate.Regexp(HAND["pattern"]))
-    amount = money(minimum=0)  # insurance may be 0 (declined); _fits_action refuses the rest
+    # Its bounds depend on the action (insurance may be 0, declining): _fits_action checks
+    # them, so -5 and 0 on a stake get the same message, the document's minimum 1.
+    amount = StrictInteger(error_messages={"invalid": MONEY_INVALID})
     index = StrictInteger(validate=validate.Range(min=0, max=20))
     value = StrictInteger(validate=validate.OneOf([1, 11]))
     called = StrictBoolean()
@@ -95,8 +96,12 @@ class ActionSchema(Request):
         for name in set(data) - {"action", "actor", *required, *optional}:
             errors[name] = [f"not used by action {data['action']}"]
         # Only insurance may be 0 (it declines); every other amount is positive.
-        if data.get("action") != "insurance" and data.get("amount") == 0:
-            errors["amount"] = ["must be at least 1"]
+        if "amount" in data and "amount" not in errors:
+            bounds = money_range(0 if data.get("action") == "insurance" else 1)
+            try:
+                bounds(data["amount"])
+            except ValidationError as error:
+                errors["amount"] = error.messages
         if errors:
             raise ValidationError(errors)
 
@@ -141,7 +146,8 @@ class HandViewSchema(Schema):
         metadata={
             "description": '"open" while it may draw; then "stood", "bust" or "natural"; '
             '"settled" when paid before any of those (the dealer\'s natural, VU-24 thrown up, '
-            'VU-25 false division); "closed" hides which to a viewer who may not learn it'
+            "VU-25 false division), and a dealer's hand the round ended without playing; "
+            '"closed" hides which to a viewer who may not learn it'
         }
     )
     draws = fields.Integer()

@@ -29,7 +29,11 @@ class TableCreateSchema(Request):
 
 class SeatCreateSchema(Request):
     player_id = fields.UUID(required=True)
-    seat = StrictInteger(required=True, validate=validate.Range(min=1, max=12))
+    seat = StrictInteger(
+        required=True,
+        validate=validate.Range(min=1, max=12),
+        metadata={"description": "1 to the table's max_players (no table has more than 12)"},
+    )
 
 
 class DealerChoiceSchema(Request):

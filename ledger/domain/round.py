@@ -400,6 +400,13 @@ class Round(ChainedAggregate):
             rnd.ended = True
             rnd.phase = "ended"
             rnd.passes_deal = self.clause if self.passes_deal else None
+            # A dealer's hand the round was settled without (every player over 21 or
+            # surrendered, CB-7) may draw no more: it reads settled, as a player's hand paid
+            # before it stood does. Derived, not recorded, so rounds stored before read so.
+            for hand_id in rnd.dealer_order:
+                hand = rnd.rules_hand(hand_id)
+                if hand["status"] == OPEN:
+                    hand["status"] = SETTLED
 
     # -- construction and queries -------------------------------------------------------
 

@@ -14,7 +14,13 @@ from uuid import UUID
 from ledger import accounts
 from ledger.domain.chain import ChainedAggregate
 from ledger.domain.transfers import FundsTransferredBase
-from ledger.errors import AlreadySeated, RuleViolation, UnknownSeat, WrongPhase
+from ledger.errors import (
+    AlreadySeated,
+    InvalidCommand,
+    RuleViolation,
+    UnknownSeat,
+    WrongPhase,
+)
 from ledger.rules import RuleSet, rules_from_record
 
 # PoolOpened's basis for a table recorded before tables kept their pool in their stream.
@@ -298,7 +304,10 @@ class Table(ChainedAggregate):
         if self.seat_of(player_id) is not None:
             raise AlreadySeated(f"player {player_id} already sits at this table", None)
         if not 1 <= seat <= rules.max_players:
-            raise UnknownSeat(f"seat must be 1 to {rules.max_players}, got {seat}", None)
+            # A bad value given, not a missing resource: 422 like any out-of-range number.
+            raise InvalidCommand(
+                f"seat must be 1 to {rules.max_players} at this table, got {seat}", None
+            )
         if str(seat) in self.seats:
             raise AlreadySeated(f"seat {seat} is taken", None)
         self.trigger_event(self.PlayerSeated, player_id=player_id, seat=seat, actor=actor)

@@ -179,10 +179,13 @@ def false_division(play: Play, hand_id: str) -> None:
             f"hand {hand_id} has not been served: it has drawn on nothing, separately or not",
             "VU-25",
         )
-    first, second = hand["cards"][:2]
-    if same_denomination(first, second):
+    if same_denomination(*hand["cards"][:2]):
+        # The cards lie face down to the dealer who reports: name neither (VU-4). That the
+        # report is refused still tells him the hand pairs; VU-25 fines only a non-pair, so
+        # the ledger cannot record this report whatever it answers (README, Keys and roles).
         raise RuleViolation(
-            f"{first} and {second} pair: drawing on each is a division (VU-19), not a false one",
+            f"hand {hand_id}'s first two cards pair: drawing on each is a division (VU-19), "
+            "not a false one",
             "VU-25",
         )
     _record(

@@ -15,7 +15,9 @@ def hit(play: Play, hand_id: str, player_id: str) -> str:
     if not is_dealer_hand(hand_id) and owned["player"] == player_id:
         fam.check_draw(play, owned)  # a draw limit is named as such, even once the hand stood
     turns.check_turn(play, hand_id, player_id, fam.DRAW_CLAUSE)
-    card = play.deal(hand_id, face_up=fam.DRAW_FACE_UP, drawn=True, clause=fam.DRAW_CLAUSE)
+    card = play.deal(
+        hand_id, face_up=fam.DRAW_FACE_UP, drawn=True, clause=fam.DRAW_CLAUSE, asked=True
+    )
     after_card(play, hand_id)
     turns.continue_play(play)
     return card
@@ -112,7 +114,7 @@ def double_down(play: Play, hand_id: str, player_id: str) -> str:
         clause=fam.DOUBLE_CLAUSE,
         actor=play.actor,
     )
-    card = play.deal(hand_id, face_up=True, drawn=True, clause=fam.DOUBLE_CLAUSE)
+    card = play.deal(hand_id, face_up=True, drawn=True, clause=fam.DOUBLE_CLAUSE, asked=True)
     after_card(play, hand_id)
     if play.rnd.hands[hand_id]["status"] == OPEN:
         play.rnd.trigger_event(

@@ -49,7 +49,14 @@ class Play:
 
     # -- cards ---------------------------------------------------------------------------
 
-    def deal(self, hand_id: str, *, face_up: bool, drawn: bool, clause: str) -> str:
+    def deal(
+        self, hand_id: str, *, face_up: bool, drawn: bool, clause: str, asked: bool = False
+    ) -> str:
+        """Deal the next card to ``hand_id``. Its ``actor`` is the round's dealer ("house" in
+        the casino), who deals every card; only a card a player asked for himself (``asked``:
+        a hit, a double down, the cards of his division) names the player who asked. The
+        command that set a deal going (the last stake, a stand before the house plays) is not
+        who dealt: the audit would say a player dealt the hole card."""
         card, shoe, index = self.cards.next_card(self.rnd)
         self.rnd.trigger_event(
             Round.CardDealt,
@@ -60,7 +67,7 @@ class Play:
             face_up=face_up,
             drawn=drawn,
             clause=clause,
-            actor=self.actor,
+            actor=self.actor if asked else self.rnd.dealer,
         )
         return card
 

@@ -83,8 +83,8 @@ def check_pair(
 
 
 def deal_on_each(play: Play, hand_id: str, new_id: str, clause: str) -> None:
-    play.deal(hand_id, face_up=False, drawn=False, clause=clause)
-    play.deal(new_id, face_up=False, drawn=False, clause=clause)
+    play.deal(hand_id, face_up=False, drawn=False, clause=clause, asked=True)
+    play.deal(new_id, face_up=False, drawn=False, clause=clause, asked=True)
 
 
 def dealer_draw_limit(play: Play, limit: int | None, clause: str) -> None:

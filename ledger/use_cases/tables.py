@@ -91,6 +91,7 @@ class Tables:
 
         def body(uow: UnitOfWork) -> dict:
             table = uow.table(table_id)
+            table.check_open()  # before a cut for the deal commits a shoe
             rules = table.rules
             clause = {"vingt-un": "VU-2", "hoyle-1913": "H13-4", "ochko": "OC-2"}.get(table.family)
             if clause is None:

@@ -472,3 +472,18 @@ def test_the_bank_covers_release_reads_as_returned_to_the_banker(http):
     rows = [r for r in page(t).split("<tr") if 'data-type="BankCovered"' in r]
     assert any("released back to the banker" in r for r in rows)
     assert sum("cover was set aside" in r for r in rows) == len(rows) - len(released)
+
+
+def test_the_house_is_named_as_who_dealt_the_casino_deal_and_its_own_draws(http):
+    t = casino_round_with_a_double_down(http)  # Bob's stake set the deal going
+    html = page(t)
+    rows = re.findall(
+        r'<tr class="[^"]*event[^"]*"[^>]*data-type="CardDealt"[^>]*>.*?</tr>', html, re.S
+    )
+    hands = [re.search(r'data-hand="([^"]*)"', row).group(1) for row in rows]
+    house = ["The house (casino dealer)" in row for row in rows]
+
+    assert hands == ["h1", "h2", "dealer", "h1", "h2", "dealer", "h1", "dealer"]
+    # Every card but Ann's double down (hers, at her asking): the hole card and the draw too.
+    assert house == [True] * 6 + [False, True]
+    assert "Player at seat 1" in rows[6]

@@ -175,7 +175,7 @@ def test_a_table_option_beyond_the_amount_bound_is_a_422_naming_it(
         (b'{"amount": 5, "x": ' + b'{"a":' * 40 + b"1" + b"}" * 40 + b"}", "deeper than 32"),
         (b'{"amount": 5, "x": ' + b"[" * 500 + b"]" * 500 + b"}", "deeper than 32 levels"),
         (b'{"name": "\xe9"}', "not UTF-8"),
-        (b'\xef\xbb\xbf{"amount": 5}', "not valid JSON"),
+        (b'\xef\xbb\xbf{"amount": 5}', "byte order mark (U+FEFF)"),
         (b"   ", "not valid JSON"),
     ],
 )
@@ -205,6 +205,26 @@ def test_money_written_with_a_fraction_or_an_exponent_is_refused_not_rounded(
     )
     assert list(body["errors"]) == ["amount"]
     assert "whole number of minor units" in body["errors"]["amount"][0]
+
+
+def test_every_out_of_range_stake_gets_the_one_message_of_the_documents_bounds(
+    app, client, admin_key, world
+):
+    path = f"/v1/rounds/{world['round']}/actions"
+    said = set()
+    for amount in (-5, 0, 10**12 + 1):
+        body = problem_of(
+            send(app, client, admin_key, path, f'{{"action": "stake", "amount": {amount}}}'),
+            422,
+            "validation-error",
+        )
+        said.add(body["errors"]["amount"][0])
+    assert said == {"Must be greater than or equal to 1 and less than or equal to 1000000000000."}
+    insurance = b'{"action": "insurance", "hand": "h1", "amount": -1}'
+    body = problem_of(send(app, client, admin_key, path, insurance), 422, "validation-error")
+    assert body["errors"]["amount"] == [
+        "Must be greater than or equal to 0 and less than or equal to 1000000000000."
+    ]
 
 
 def test_a_stake_and_a_seat_written_with_a_fraction_are_refused(app, client, admin_key, world):
@@ -264,8 +284,23 @@ def test_a_body_not_sent_as_json_is_a_415(app, client, admin_key, world, content
     assert "application/json" in body["detail"]
 
 
+@pytest.mark.parametrize("charset", ["latin-1", "iso-8859-1", "utf-16", "ascii", "utf-8x"])
+def test_a_json_body_declared_in_another_charset_than_utf_8_is_a_415_naming_it(
+    app, client, admin_key, world, charset
+):
+    path = f"/v1/players/{world['player']}/deposits"
+    content_type = f"application/json; charset={charset}"
+    response = send(app, client, admin_key, path, b'{"amount": 5}', content_type)
+    assert repr(charset) in problem_of(response, 415, "unsupported-media-type")["detail"]
+
+
 def test_json_media_types_with_parameters_or_a_json_suffix_are_accepted(app, client, admin_key):
-    for content_type in ("application/json; charset=utf-8", "application/vnd.ledger+json"):
+    for content_type in (
+        "application/json; charset=utf-8",
+        'application/json; charset="UTF-8"',
+        "application/json; charset=utf8",
+        "application/vnd.ledger+json",
+    ):
         made = client.post(
             "/v1/players",
             data=b'{"name": "Zed"}',
@@ -364,3 +399,53 @@ def test_a_last_event_id_that_is_not_a_position_of_the_log_is_a_400(
         headers={"Authorization": f"Bearer {admin_key}", "Last-Event-ID": last},
     )
     assert "Last-Event-ID" in problem_of(response, 400, "bad-last-event-id")["detail"]
+
+
+@pytest.mark.parametrize("written", ["%EF%BC%91", "+1", "%201", "1%20", "%D9%A1", "0x1", "1_0"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "/v1/tables/{table}/events?after={n}",
+        "/v1/tables/{table}/events?limit={n}",
+        "/v1/tables/{table}/events/stream?timeout=0&after={n}",
+        "/v1/tables/{table}/events/stream?timeout={n}",
+        "/v1/players/{player}/bankroll?after={n}",
+        "/v1/players/{player}/bankroll?limit={n}",
+        "/v1/players/{player}/bankroll?position={n}",
+        "/v1/players/{player}/rounds?after={n}",
+        "/v1/tables/{table}/rounds?after={n}",
+    ],
+)
+def test_a_number_in_a_query_is_ascii_digits_as_last_event_id_is(
+    app, client, admin_key, world, query, written
+):
+    # "１" (fullwidth), "+1", " 1" and "١" would all read as 1 to int(): one position must
+    # have one spelling.
+    path = query.format(n=written, **world)
+    response = client.get(path, headers={"Authorization": f"Bearer {admin_key}"})
+    body = problem_of(response, 422, "validation-error")
+    (field,) = body["errors"]
+    assert "ASCII digits" in body["errors"][field][0]
+
+
+@pytest.mark.parametrize(
+    ("seat", "kind"),
+    [(0, "validation-error"), (13, "validation-error"), (10**30, "validation-error")]
+    + [(8, "invalid-command"), (12, "invalid-command")],
+)
+def test_every_seat_outside_the_table_is_a_422_giving_the_range(
+    app, client, admin_key, world, seat, kind
+):
+    # world's casino table has 7 seats; no table has more than 12, which the document says.
+    # Beyond that a schema refuses the field; within it, the table's own count is the
+    # ledger's to judge (as a table option is), and says it: never a 404 "unknown seat".
+    path = f"/v1/tables/{world['table']}/seats"
+    other = app.extensions["ledger"].register_player("Bob")["player_id"]
+    body = f'{{"player_id": "{other}", "seat": {seat}}}'.encode()
+    problem = problem_of(send(app, client, admin_key, path, body), 422, kind)
+    if kind == "validation-error":
+        assert problem["errors"]["seat"] == [
+            "Must be greater than or equal to 1 and less than or equal to 12."
+        ]
+    else:
+        assert problem["detail"] == f"seat must be 1 to 7 at this table, got {seat}"

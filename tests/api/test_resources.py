@@ -292,6 +292,35 @@ def test_the_sse_stream(http, client):
     assert "id:" not in resumed.get_data(as_text=True)
 
 
+def test_a_rounds_events_carry_their_log_positions_as_the_table_feed_does(http):
+    t = open_table(http, "casino", {"insurance": False})
+    t.start(["TC", "9D", "8H", "7C", "8S", "9C"])
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    for who in ("admin", "Ann"):
+        key = http.admin if who == "admin" else http.keys[who]
+        events = http.get(f"/v1/rounds/{t.rid}/events", key=key)
+        feed = http.get(f"/v1/tables/{t.table_id}/events?limit=1000", key=key)["items"]
+        of_round = [e for e in feed if e["aggregate_id"] == t.rid]
+        assert [e["position"] for e in events] == [e["position"] for e in of_round]
+        assert all(isinstance(e["position"], int) for e in events)
+
+
+def test_a_reconnect_resumes_from_last_event_id_not_from_the_urls_after(http, client):
+    t = open_table(http, "casino", {"insurance": False})
+    t.start(["TC", "9D", "8H", "7C", "8S", "9C"])
+    page = http.get(f"/v1/tables/{t.table_id}/events?limit=1000", key=http.keys["Ann"])
+    first, last = page["items"][0]["position"], page["next"]
+    url = f"/v1/tables/{t.table_id}/events/stream?after={first}&timeout=0"
+    auth = {"Authorization": f"Bearer {http.keys['Ann']}"}
+
+    opened = client.get(url, headers=auth).get_data(as_text=True)
+    # An EventSource reconnects to the same URL with the last id it saw: nothing is sent again.
+    again = client.get(url, headers={**auth, "Last-Event-ID": str(last)}).get_data(as_text=True)
+
+    assert opened.count("id: ") == len(page["items"]) - 1  # everything after ?after=
+    assert "id: " not in again
+
+
 def test_a_seats_location_is_readable(http, client):
     tid = http.post("/v1/tables", {"family": "casino"}, status=201)["table_id"]
     ann = http.player("Ann")

@@ -138,7 +138,7 @@ def test_casino_round_with_a_double_down(http):
     assert out["round"]["phase"] == "play" and out["round"]["current_turn"] == "h1"
     assert out["round"]["dealer_hand"]["cards"] == ["9H", HIDDEN]  # CB-2: the hole card
     assert t.view("auditor")["dealer_hand"]["cards"] == ["9H", "7S"]
-    assert t.view("dealer")["dealer_hand"]["cards"] == ["9H", "7S"]
+    assert t.view("dealer")["dealer_hand"]["cards"] == ["9H", HIDDEN]  # the house's key too
 
     out = http.act(t.rid, "Ann", action="double_down", hand="h1")
     assert out["result"]["card"] == "TH" and out["round"]["hands"][0]["stake"] == 400
@@ -150,6 +150,33 @@ def test_casino_round_with_a_double_down(http):
     assert results(final) == {"h1": 400, "h2": 300}
     assert t.changes() == {"Ann": 400, "Bob": 300}
     assert_books(http, t)
+
+
+def test_the_house_dealer_key_reads_no_hole_card_anywhere_until_it_is_turned(http):
+    t = open_table(http, "casino", {"insurance": False})
+    # The dealer shows 9H and holds 7S in the hole; Ann and Bob still to play.
+    t.start(["6C", "TC", "9H", "5D", "8D", "7S", "TH", "8C"])
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    http.act(t.rid, "Bob", action="stake", amount=300)
+    house = http.keys["dealer"]
+
+    view = http.get(f"/v1/rounds/{t.rid}", key=house)
+    events = http.get(f"/v1/rounds/{t.rid}/events", key=house)
+    feed = http.get(f"/v1/tables/{t.table_id}/events", key=house)["items"]
+    stream = http.client.get(
+        f"/v1/tables/{t.table_id}/events/stream?timeout=0",
+        headers={"Authorization": f"Bearer {house}"},
+    ).get_data(as_text=True)
+
+    assert view["dealer_hand"]["cards"] == ["9H", HIDDEN] and view["dealer_hand"]["total"] is None
+    for listing in (events, feed):
+        hole = [e for e in listing if e["type"] == "CardDealt" and e["data"]["hand"] == "dealer"]
+        assert [e["data"]["card"] for e in hole] == ["9H", HIDDEN]
+    assert '"7S"' not in stream and '"9H"' in stream
+
+    http.act(t.rid, "Ann", action="stand", hand="h1")
+    http.act(t.rid, "Bob", action="stand", hand="h2")  # the house plays: 7S is turned up
+    assert http.get(f"/v1/rounds/{t.rid}", key=house)["dealer_hand"]["cards"][:2] == ["9H", "7S"]
 
 
 def test_vingt_un_round_with_a_dealer_double(http):
@@ -241,7 +268,7 @@ def test_every_role_gets_its_own_view(http, family):
     if family == "casino":
         assert ann["hands"][1]["cards"] == full["hands"][1]["cards"]  # dealt face up
         assert ann["dealer_hand"]["cards"][1] == HIDDEN
-        assert dealer["dealer_hand"] == full["dealer_hand"]
+        assert dealer["dealer_hand"] == ann["dealer_hand"]  # the house key holds no hand
     else:
         assert ann["hands"][1]["cards"] == [HIDDEN, HIDDEN]
         assert ann["dealer_hand"]["cards"] == [HIDDEN, HIDDEN]

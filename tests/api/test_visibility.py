@@ -47,7 +47,7 @@ class Scene:
             "ann": Viewer("player", self.ann),
             "bob": Viewer("player", self.bob),
             "eve": Viewer("player", self.eve),
-            # In the casino a dealer key names no player: it deals for the house.
+            # In the casino a dealer key names no player: the house dealer's key.
             "dealer": Viewer("dealer", self.dealer),
         }
 
@@ -122,7 +122,10 @@ def hidden_from(family: str, who: str, stage: str) -> set[str]:
     # The dealer's cards are turned up when his turn comes (CB-8, VU-13, H13-8, OC-6).
     dealer = set() if stage == "end" else ({"KD"} if casino else set(dealer_cards(family)))
     holdings = {"ann": ann, "bob": bob, "dealer": dealer}
-    return set().union(*(cards for owner, cards in holdings.items() if owner != who))
+    # The house dealer's key holds no hand: the house plays by rule (CB-8), and the hole
+    # card is hidden from its key too until it is turned (CB-2).
+    mine = None if casino and who == "dealer" else who
+    return set().union(*(cards for owner, cards in holdings.items() if owner != mine))
 
 
 def quoted(cards: set[str]) -> list[str]:
@@ -183,9 +186,23 @@ def test_a_player_sees_his_own_cards_and_the_count_of_the_others(ledger, family)
 def test_the_dealer_sees_his_own_hand_not_the_players(ledger, family):
     scene = play_to(ledger, family, "deal")
     view = scene.view("dealer")
-    assert view["dealer_hand"]["cards"] == DEALS[family][2:3] + DEALS[family][5:6]
-    if family != "casino":
+    if family == "casino":  # the house dealer's key, like any other, sees no hole card
+        assert view["dealer_hand"]["cards"] == ["6H", HIDDEN]
+        assert view["dealer_hand"]["total"] is None
+    else:
+        assert view["dealer_hand"]["cards"] == DEALS[family][2:3] + DEALS[family][5:6]
         assert [h["cards"] for h in view["hands"]] == [[HIDDEN, HIDDEN]] * 2
+
+
+def test_the_house_dealer_key_sees_the_hole_card_only_once_it_is_turned(ledger):
+    scene = play_to(ledger, "casino", "draw")
+    hole = [e for e in scene.events("dealer") if e["type"] == "CardDealt"][5]
+    assert hole["data"]["hand"] == "dealer" and hole["data"]["card"] == HIDDEN
+    assert scene.view("dealer")["dealer_hand"]["total"] is None
+
+    scene = play_to(ledger, "casino", "end")
+    view = scene.view("dealer")["dealer_hand"]
+    assert view["cards"][:2] == ["6H", "KD"] and view["total"] == 21
 
 
 @pytest.mark.parametrize("family", FAMILIES)

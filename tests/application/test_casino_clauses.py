@@ -427,6 +427,16 @@ def test_CB_7_when_every_hand_busts_the_dealer_draws_nothing(table):
     t.assert_money(-200)
 
 
+def test_a_dealer_hand_the_round_ended_without_reads_settled_not_open(table):
+    t = table()
+    t.deal(["TH", "6D", "6C", "TS", "KC"], 200)
+    assert t.round.dealer_hand["status"] == "open"
+
+    t.act("hit")  # over 21: the round ends before the dealer plays
+
+    assert t.round.ended and t.round.dealer_hand["status"] == "settled"
+
+
 # == CB-8: the dealer hits 16 or under, stays on 17 or more, stands on soft 17 ===============
 
 

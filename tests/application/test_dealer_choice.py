@@ -124,6 +124,21 @@ def test_closing_a_table_reveals_its_shoe_and_refuses_new_rounds(app, fund, noth
         app.seat_player(table, bob, 2)
 
 
+@pytest.mark.parametrize("choice", ["seat", "named", "cut"])
+def test_no_dealer_is_chosen_at_a_closed_table(app, fund, nothing_written, choice):
+    from ledger.errors import WrongPhase
+
+    dora, bob = fund("Dora"), fund("Bob")
+    table = app.open_table("vingt-un", {"dealer_choice": choice})["table_id"]
+    app.seat_player(table, dora, 1)
+    app.seat_player(table, bob, 2)
+    app.close_table(table)
+
+    named = dora if choice == "named" else None
+    with nothing_written(), pytest.raises(WrongPhase, match="closed"):
+        app.choose_dealer(table, named)  # a cut would commit a whole new shoe
+
+
 def test_a_table_does_not_close_mid_round(app, fund, nothing_written):
     from ledger.errors import WrongPhase
 

@@ -465,7 +465,7 @@ def test_an_unknown_player_is_refused(app):
 def test_a_seat_outside_the_table_is_refused(app, fund, seat):
     table = app.open_table("casino")["table_id"]  # max_players 7
     pid = fund("Ann")
-    with refused(app, UnknownSeat, None, str(seat), "1 to 7"):
+    with refused(app, InvalidCommand, None, str(seat), "1 to 7"):
         app.seat_player(table, pid, seat)
 
 

@@ -218,6 +218,18 @@ def test_VU_25_drawing_separately_on_a_pair_is_no_false_division(app, table):
     assert not _settled(app, rid)
 
 
+def test_VU_25_a_refused_false_division_does_not_name_the_face_down_cards(app, table):
+    table_id, dealer, ann, bob = table
+    # Ann's 4C is dealt face down (VU-4), and so is her second card 4D: the dealer who
+    # reports her sees neither, and the refusal must not show them to him.
+    rid = _deal(app, table_id, dealer, ann, bob, ["4C", "5C", "9C", "4D", "6D", "8D", "2H"])
+
+    refusal = _refused(app, RuleViolation, app.act, rid, "false_division", actor=dealer, hand="h1")
+
+    assert refusal.clause == "VU-25"
+    assert "4C" not in str(refusal) and "4D" not in str(refusal)
+
+
 def test_VU_25_a_hand_not_yet_served_has_not_drawn_separately(app, table):
     table_id, dealer, ann, bob = table
     before = _balances(app, dealer, ann, bob)

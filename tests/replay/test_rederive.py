@@ -10,6 +10,7 @@ import pytest
 from replay_history import FAMILIES, play_fixed_casino, round_ids
 
 from ledger.application import TwentyOneLedger
+from ledger.domain.round import Round
 from ledger.simulate import Settings, run
 from replay.__main__ import main
 from replay.rederive import rederive, rederive_round, released_after_deal
@@ -169,3 +170,26 @@ def test_a_hoyle_round_recorded_before_the_releases_still_rederives_with_them_na
     assert len(result.event_differences) == 1
     assert result.event_differences[0].startswith("released after the deal: recorded []")
     assert "H13-5" in result.event_differences[0]
+
+
+def test_a_casino_round_recorded_when_cards_named_the_caller_still_rederives(app):
+    # Before the ledger named the dealer ("house") as the actor of the cards he deals, each
+    # card named whoever's command dealt it (the last stake, the last stand). The play and
+    # the settlements are the same; only those actors differ, and are named as such.
+    rid = play_fixed_casino(app)
+    bob = app.get_round(rid).hands["h2"]["player"]
+    events = []
+    for event in app.events.get(UUID(rid)):
+        if isinstance(event, Round.CardDealt) and event.actor == "house":
+            event = copy.copy(event)
+            event.__dict__["actor"] = bob
+        events.append(event)
+
+    result = rederive(events)
+
+    assert result.matches, result.text()
+    assert result.event_differences
+    assert all(
+        "CardDealt: actor recorded" in d and d.endswith("now 'house'")
+        for d in result.event_differences
+    ), result.text()
