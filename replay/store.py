@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 from uuid import UUID
 
 from ledger.application import TwentyOneLedger
 from ledger.balances import notifications
 from ledger.config import store_env
 
-__all__ = ["ledger", "notifications", "open_ledger"]
+__all__ = ["ledger", "not_a", "notifications", "open_ledger", "stream_kind"]
 
 
 def open_ledger(env: Mapping[str, str] | None = None) -> TwentyOneLedger:
@@ -34,3 +35,17 @@ def first_event_type(app: TwentyOneLedger, stream: UUID) -> str | None:
     its stored topic without decoding it; None for a stream the log does not hold."""
     first = app.recorder.select_events(stream, lte=1)
     return first[0].topic.rsplit(":", 1)[-1] if first else None
+
+
+def stream_kind(app: TwentyOneLedger, stream: UUID) -> str | None:
+    """What a stream is (``Table``, ``Round``, ``Player``, ``Shoe`` …), told by its first
+    stored event's topic without decoding it; None for a stream the log does not hold."""
+    first = first_event_type(app, stream)
+    return None if first is None else first.partition(".")[0]
+
+
+def not_a(kind: str | None, stream: Any, wanted: str) -> str:
+    """Why ``stream`` (of ``kind``, as :func:`stream_kind` tells it) is not a ``wanted``."""
+    if kind is None:
+        return f"no {wanted} {stream} in this log"
+    return f"{stream} is a {kind}, not a {wanted}"

@@ -10,7 +10,6 @@ from uuid import UUID
 
 from ledger.domain.chain import plain, project
 from ledger.domain.round import Round
-from ledger.domain.table import Table
 from replay import log_positions
 from replay.audit_shoe import committed_before_deal
 from replay.damage import (
@@ -22,6 +21,7 @@ from replay.damage import (
     read_stream,
     reported,
 )
+from replay.store import not_a, stream_kind
 
 
 class NotFound(LookupError):
@@ -155,17 +155,16 @@ def table_at(app: Any, table_id: str, at: datetime) -> dict[str, Any]:
         uuid = UUID(str(table_id))
     except ValueError:
         raise NotFound(f"{table_id!r} is not a table id") from None
+    kind = stream_kind(app, uuid)  # a round's id is no table's, whatever the moment
+    if kind != "Table":
+        raise NotFound(not_a(kind, table_id, "table"))
     version = version_at(app, uuid, at)
     if version == 0:
         with reported(uuid):
-            first = next(iter(app.events.get(uuid, limit=1)), None)
-        if first is None:
-            raise NotFound(f"no table {table_id}")
+            first = next(iter(app.events.get(uuid, limit=1)))
         raise NotFound(f"table {table_id} was opened at {first.timestamp.isoformat()}, after {at}")
     with reported(uuid):
         table = app.repository.get(uuid, version=version, projector_func=project)
-    if not isinstance(table, Table):
-        raise NotFound(f"{table_id} is a {type(table).__name__}, not a table")
     state = state_of(table)
     state["at"] = at.isoformat()
     state["round_in_play"] = None

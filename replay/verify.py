@@ -40,7 +40,7 @@ from ledger.domain.round import Round
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table
 from ledger.domain.transfers import FundsTransferredBase
-from replay.store import first_event_type, notifications
+from replay.store import not_a, notifications, stream_kind
 from replay.verify_money import MoneyMoved
 from replay.verify_report import CHECKS, Fault, Report, Where
 from replay.verify_shoe_log import check_fixed_first, check_retired
@@ -414,10 +414,9 @@ def verify(
         except ValueError:
             raise NotATable(f"{table!r} is not a table id") from None
         # Told before the pass over the whole log, from the stream's first stored event.
-        first = first_event_type(app, UUID(scope))
-        if first != "Table.Opened":
-            what = "a round" if first == "Round.Started" else "no table"
-            raise NotATable(f"{scope} is {what} in this log, not a table")
+        kind = stream_kind(app, UUID(scope))
+        if kind != "Table":
+            raise NotATable(not_a(kind, scope, "table"))
     if isinstance(expect_head, str):
         expect_head = parse_head(expect_head)
     verifier = Verifier(app, expect_head)

@@ -133,3 +133,29 @@ def test_export_to_a_path_it_cannot_write_is_refused_before_anything_is_made(
     err = capsys.readouterr().err
     assert err.startswith(f"error: -o {target}") and says in err and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_an_id_of_another_kind_is_named_for_what_it_is(tmp_path, capsys):
+    """``table`` given a round's id says it is a round whatever the moment (an early one once
+    said "table … was opened at …"); ``verify --table`` given a player's id says "a Player"."""
+    from replay_history import play_fixed_casino
+
+    env = {
+        **store_env("sqlite", sqlite_path=str(tmp_path / "s.sqlite3"), environ={}),
+        "LEDGER_ALLOW_FIXED_SHOES": "true",
+    }
+    app = TwentyOneLedger(env=env)
+    try:
+        rid = play_fixed_casino(app)
+        player = app.get_round(rid).hands["h1"]["player"]
+    finally:
+        app.close()
+    nobody = "00000000-0000-0000-0000-000000000001"
+
+    for moment in ("2000-01-01T00:00:00Z", "2999-01-01T00:00:00Z"):
+        assert main(["table", rid, "--at", moment], env=env) == 1
+        assert f"{rid} is a Round, not a table" in capsys.readouterr().err
+    assert main(["verify", "--table", player], env=env) == 1
+    assert f"{player} is a Player, not a table" in capsys.readouterr().err
+    assert main(["table", nobody, "--at", "2999-01-01T00:00:00Z"], env=env) == 1
+    assert f"no table {nobody} in this log" in capsys.readouterr().err
