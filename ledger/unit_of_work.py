@@ -11,6 +11,7 @@ from eventsourcing.application import AggregateNotFoundError, ProcessingEvent
 from eventsourcing.domain import BaseAggregate
 
 from ledger.domain.chain import project
+from ledger.domain.shoe import Shoe
 from ledger.errors import NotFound, UnknownPlayer, UnknownRound, UnknownTable
 
 
@@ -93,8 +94,6 @@ class UnitOfWork:
         return aggregate
 
     def pending(self) -> list[Any]:
-        from ledger.domain.shoe import Shoe
-
         # A new shoe's commitment and cut are written ahead of the cards drawn from it, though
         # the round that draws them was created first (a shoe run out in the opening deal):
         # the log's order is the proof that the shuffle was fixed before the deal (SHUFFLE.md).

@@ -64,11 +64,18 @@ def _chain(error: BaseException) -> Iterator[BaseException]:
         current = current.__cause__ or current.__context__
 
 
+# Python's own words for bytes overwritten inside a row's text: SQLite hands them over, but
+# they are not the UTF-8 any row was written in, so the file is damaged as surely.
+_NOT_UTF8 = "Could not decode to UTF-8 column"
+
+
 def _code(error: BaseException) -> int | None:
     code = getattr(error, "sqlite_errorcode", None)
     if isinstance(code, int):
         return code & 0xFF
     text = str(error)
+    if _NOT_UTF8 in text:
+        return SQLITE_CORRUPT
     return next((c for c, words in _WORDS.items() if words in text), None)
 
 
