@@ -274,12 +274,12 @@ class Projections:
                 raise _Misread(misread) from error
         return len(pairs), damaged
 
-    def _misread(self, stored: Any, error: Exception) -> StoreDamaged | None:
-        """When a handler fails on an event, whether the event is to blame: JSON that decodes
-        but whose fields are not what was recorded (a field dropped, renamed or retyped by
-        hand) no longer matches its own hash. Checked only after a failure, so a healthy
-        rebuild pays nothing for it; a failure on an intact event is a fault of the code and
-        is raised as it is."""
+    def _misread(self, stored: Any, error: Exception | None = None) -> StoreDamaged | None:
+        """Whether a stored event is one the projectors stop at: its bytes cannot be decoded,
+        or JSON that decodes has fields not as recorded (dropped, renamed or retyped by hand:
+        it no longer matches its own hash). Asked only after a handler failed on it
+        (``error``), so a healthy rebuild pays nothing for it: a failure on an intact event
+        is a fault of the code and is raised as it is."""
         try:
             fields = vars(self.decode(stored))
         except StoreDamaged as damaged:
@@ -337,14 +337,7 @@ class Projections:
         page = self.read_page(reached + 1, 1, self.head())
         if not page or not self._route(page[0].topic)[0]:
             return None
-        stored = page[0]
-        try:
-            fields = vars(self.decode(stored))
-        except StoreDamaged as damaged:
-            return damaged
-        if hash_matches(event_name(stored.topic), fields):
-            return None
-        return altered(stored)
+        return self._misread(page[0])
 
     # -- from scratch ----------------------------------------------------------------------
 
