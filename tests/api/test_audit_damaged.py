@@ -4,10 +4,8 @@ run ``python -m replay verify``, instead of a bare internal error."""
 
 from __future__ import annotations
 
-import sqlite3
-from uuid import UUID
-
 import pytest
+from tampering import corrupt_event, cut_short, delete_event, first_row, overwrite_pages
 
 from api import create_app
 from ledger.application import TwentyOneLedger
@@ -36,27 +34,16 @@ def app(store):
     return create_app({"TESTING": True, "STORE_ENV": store[0]})
 
 
-def _damage(path, rid: str, version: int, sql: str) -> None:
-    with sqlite3.connect(path) as db:
-        (rowid,) = db.execute(
-            "select rowid from stored_events where originator_id=? and originator_version=?",
-            (UUID(rid).hex, version),
-        ).fetchone()
-        db.execute(sql, (rowid,))
-
-
-CORRUPT = "update stored_events set state=X'7B2263' where rowid=?"
-DELETE = "delete from stored_events where rowid=?"
-
-
-@pytest.mark.parametrize(("sql", "says"), [(CORRUPT, "cannot be decoded"), (DELETE, "missing")])
+@pytest.mark.parametrize(
+    ("damage", "says"), [(corrupt_event, "cannot be decoded"), (delete_event, "missing")]
+)
 def test_the_audit_of_a_damaged_round_names_the_damaged_event(
-    store, client, make_key, auth, sql, says
+    store, client, make_key, auth, damage, says
 ):
     _, path, rid = store
     auditor = make_key("auditor")
     assert client.get(f"/v1/rounds/{rid}/audit", headers=auth(auditor)).status_code == 200
-    _damage(path, rid, 2, sql)
+    damage(path, rid, 2)
 
     response = client.get(f"/v1/rounds/{rid}/audit", headers=auth(auditor))
 
@@ -71,7 +58,7 @@ def test_the_audit_of_a_damaged_round_names_the_damaged_event(
 
 def test_the_audit_page_of_a_damaged_round_says_so(store, client, make_key, auth):
     _, path, rid = store
-    _damage(path, rid, 2, CORRUPT)
+    corrupt_event(path, rid, 2)
 
     response = client.get(
         f"/audit/rounds/{rid}", headers=auth(make_key("auditor"), {"Accept": "text/html"})
@@ -87,12 +74,8 @@ def test_a_damaged_wallet_event_is_named_in_the_wallets_stream_not_the_rounds(
     store, client, make_key, auth
 ):
     _, path, rid = store
-    with sqlite3.connect(path) as db:
-        (ann,) = db.execute(
-            "select originator_id from stored_events where topic like '%Player.Registered'"
-        ).fetchone()
-    ann = str(UUID(ann))
-    _damage(path, ann, 2, CORRUPT)  # Ann's deposit, read back by the audit for her balance
+    ann = first_row(path, "Player.Registered").stream
+    corrupt_event(path, ann, 2)  # Ann's deposit, read back by the audit for her balance
 
     response = client.get(f"/v1/rounds/{rid}/audit", headers=auth(make_key("auditor")))
 
@@ -106,22 +89,7 @@ def test_a_damaged_wallet_event_is_named_in_the_wallets_stream_not_the_rounds(
     assert "Failed to deserialise" not in problem["detail"]  # not the library's own message
 
 
-def _cut_short(path, keep: int = 4000) -> None:
-    path.write_bytes(path.read_bytes()[:keep])
-
-
-def _overwrite_pages(path) -> None:
-    """Bytes overwritten inside every page but the first (SQLite's own schema)."""
-    with sqlite3.connect(path) as db:
-        (page_size,) = db.execute("pragma page_size").fetchone()
-        (pages,) = db.execute("pragma page_count").fetchone()
-    with open(path, "r+b") as f:
-        for page in range(1, pages):
-            f.seek(page * page_size + 100)
-            f.write(b"\xff" * 400)
-
-
-@pytest.mark.parametrize("damage", [_cut_short, _overwrite_pages])
+@pytest.mark.parametrize("damage", [cut_short, overwrite_pages])
 def test_the_audit_page_on_a_damaged_sqlite_file_is_an_html_page_naming_it(
     store, client, make_key, auth, damage
 ):
@@ -129,7 +97,7 @@ def test_the_audit_page_on_a_damaged_sqlite_file_is_an_html_page_naming_it(
     headers = auth(make_key("auditor"), {"Accept": "text/html"})
     assert client.get(f"/audit/rounds/{rid}", headers=headers).status_code == 200
     damage(path)
-    if damage is _overwrite_pages:
+    if damage is overwrite_pages:
         # A server started on the damaged file: a live one's SQLite connections may still
         # hold the pages overwritten in their cache (a file cut short they notice).
         client = create_app({"TESTING": True, "STORE_ENV": env}).test_client()

@@ -6,11 +6,8 @@ every read, not a bare internal error."""
 
 from __future__ import annotations
 
-import json
-import sqlite3
-from uuid import UUID
-
 import pytest
+from tampering import alter, damage
 
 from api import create_app
 from ledger.application import TwentyOneLedger
@@ -94,20 +91,15 @@ def test_a_position_at_the_head_is_still_read(store, client, make_key, auth, app
 def damage_anns_deposit(path, ann: str, altered: bool = False) -> tuple[int, int]:
     """Garbage in place of Ann's deposit (a Player.FundsTransferred), or when ``altered`` its
     JSON without its amount; its position, version."""
-    with sqlite3.connect(path) as db:
-        rowid, version, state = db.execute(
-            "select rowid, originator_version, state from stored_events where originator_id=?"
-            " and topic like '%Player.FundsTransferred' order by rowid limit 1",
-            (UUID(ann).hex,),
-        ).fetchone()
-        if altered:
-            fields = json.loads(state)
-            del fields["amount"]
-            state = json.dumps(fields).encode()
-        else:
-            state = b"{garbage"
-        db.execute("update stored_events set state=? where rowid=?", (state, rowid))
-    return rowid, version
+    if altered:
+        position, _, version = alter(path, "Player.FundsTransferred", _no_amount, stream=ann)
+    else:
+        position, _, version = damage(path, "Player.FundsTransferred", stream=ann)
+    return position, version
+
+
+def _no_amount(fields: dict) -> None:
+    del fields["amount"]
 
 
 @pytest.mark.parametrize("which", READS)
@@ -157,6 +149,26 @@ def test_an_event_whose_fields_were_altered_is_named_not_a_bare_500(
     assert app.extensions["projections"].position() == position - 1
 
 
+def _external_bankroll_read_at_the_head(store) -> tuple:
+    """Bob's bankroll at the log's head, asked of an API whose projections an external worker
+    folds (waiting 50 ms for it); the app and the response."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "STORE_ENV": store["env"],
+            "LEDGER_PROJECTIONS": "external",
+            "LEDGER_PROJECTION_WAIT_MS": 50,
+        }
+    )
+    admin = app.extensions["api_store"].create_key("admin", None, "")[0]
+    head = app.extensions["projections"].head()
+    response = app.test_client().get(
+        f"/v1/players/{store['bob']}/bankroll?position={head}",
+        headers={"Authorization": f"Bearer {admin}"},
+    )
+    return app, response
+
+
 @pytest.mark.parametrize("altered", [False, True])
 def test_an_external_api_names_the_damaged_event_its_worker_stopped_at(store, altered):
     """The worker runs elsewhere and stopped at a damaged event: a read waiting for a
@@ -170,21 +182,7 @@ def test_an_external_api_names_the_damaged_event_its_worker_stopped_at(store, al
     finally:
         views.close()
         worker.close()
-    app = create_app(
-        {
-            "TESTING": True,
-            "STORE_ENV": store["env"],
-            "LEDGER_PROJECTIONS": "external",
-            "LEDGER_PROJECTION_WAIT_MS": 50,
-        }
-    )
-    admin = app.extensions["api_store"].create_key("admin", None, "")[0]
-    head = app.extensions["projections"].head()
-
-    response = app.test_client().get(
-        f"/v1/players/{store['bob']}/bankroll?position={head}",
-        headers={"Authorization": f"Bearer {admin}"},
-    )
+    app, response = _external_bankroll_read_at_the_head(store)
 
     assert response.status_code == 500 and response.mimetype == PROBLEM
     problem = response.get_json()
@@ -197,21 +195,7 @@ def test_an_external_api_names_the_damaged_event_its_worker_stopped_at(store, al
 
 
 def test_an_external_api_whose_worker_is_merely_behind_still_answers_lag(store):
-    app = create_app(
-        {
-            "TESTING": True,
-            "STORE_ENV": store["env"],
-            "LEDGER_PROJECTIONS": "external",
-            "LEDGER_PROJECTION_WAIT_MS": 50,
-        }
-    )
-    admin = app.extensions["api_store"].create_key("admin", None, "")[0]
-    head = app.extensions["projections"].head()
-
-    response = app.test_client().get(
-        f"/v1/players/{store['bob']}/bankroll?position={head}",
-        headers={"Authorization": f"Bearer {admin}"},
-    )
+    app, response = _external_bankroll_read_at_the_head(store)
 
     assert response.status_code == 503
     assert response.get_json()["type"].endswith("/projection-lag")

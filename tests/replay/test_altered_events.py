@@ -4,47 +4,16 @@ line, where it would otherwise fail deep in whatever read it (reviewer's finding
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from uuid import UUID
 
 import pytest
-from replay_history import play_fixed_casino
+from tampering import alter
 
 from ledger.application import TwentyOneLedger
 from replay.__main__ import main
 from replay.audit import audit_round
 from replay.damage import StoreDamaged, fold
 from replay.event_shape import misshapen
-
-
-@pytest.fixture
-def stored(sqlite_file):
-    """A SQLite ledger holding one ended casino round: its env, file and round id."""
-    env, path = sqlite_file
-    app = TwentyOneLedger(env=env)
-    try:
-        rid = play_fixed_casino(app)
-    finally:
-        app.close()
-    return env, path, rid
-
-
-def alter(path, topic_end: str, change) -> tuple[int, str, int]:
-    """Rewrite the first stored event of ``topic_end`` as JSON changed by ``change``; its
-    (position, stream, version)."""
-    with sqlite3.connect(path) as db:
-        rowid, stream, version, state = db.execute(
-            "select rowid, originator_id, originator_version, state from stored_events"
-            " where topic like ? order by rowid limit 1",
-            (f"%{topic_end}",),
-        ).fetchone()
-        fields = json.loads(state)
-        change(fields)
-        db.execute(
-            "update stored_events set state=? where rowid=?", (json.dumps(fields).encode(), rowid)
-        )
-    return rowid, str(UUID(stream)), version
 
 
 def _no_card(fields):
@@ -67,8 +36,8 @@ CASES = [
 
 
 @pytest.mark.parametrize(("topic", "change", "says"), CASES)
-def test_the_round_audit_names_an_altered_event(stored, topic, change, says):
-    env, path, rid = stored
+def test_the_round_audit_names_an_altered_event(stored_round, topic, change, says):
+    env, path, rid = stored_round
     position, stream, version = alter(path, topic, change)
     app = TwentyOneLedger(env=env)
     try:
@@ -82,8 +51,8 @@ def test_the_round_audit_names_an_altered_event(stored, topic, change, says):
 
 
 @pytest.mark.parametrize("command", [["export"], ["round", "ROUND"]])
-def test_the_cli_names_an_altered_round_event_in_one_line(stored, capsys, command):
-    env, path, rid = stored
+def test_the_cli_names_an_altered_round_event_in_one_line(stored_round, capsys, command):
+    env, path, rid = stored_round
     position, stream, version = alter(path, "Round.CardDealt", _no_card)
 
     assert main([rid if word == "ROUND" else word for word in command], env=env) == 1
@@ -96,10 +65,10 @@ def test_the_cli_names_an_altered_round_event_in_one_line(stored, capsys, comman
     )
 
 
-def test_the_audit_endpoint_answers_stored_events_damaged(stored):
+def test_the_audit_endpoint_answers_stored_events_damaged(stored_round):
     from api import create_app
 
-    env, path, rid = stored
+    env, path, rid = stored_round
     position, stream, version = alter(path, "Player.FundsTransferred", _amount_as_text)
     app = create_app({"TESTING": True, "STORE_ENV": env})
     admin = app.extensions["api_store"].create_key("admin", None, "")[0]
@@ -118,8 +87,8 @@ def test_the_audit_endpoint_answers_stored_events_damaged(stored):
     )
 
 
-def test_an_intact_event_of_every_stream_has_its_declared_shape(stored):
-    env, _, rid = stored
+def test_an_intact_event_of_every_stream_has_its_declared_shape(stored_round):
+    env, _, rid = stored_round
     app = TwentyOneLedger(env=env)
     try:
         events = [app.mapper.to_domain_event(n) for n in app.recorder.select_notifications(1, 500)]
@@ -129,13 +98,17 @@ def test_an_intact_event_of_every_stream_has_its_declared_shape(stored):
     assert [e for e in events if misshapen(e) is not None] == []
 
 
-def test_fold_names_an_event_that_fails_and_no_longer_matches_its_hash(stored):
-    env, _, rid = stored
+def _events_of(env: dict, stream: str) -> list:
     app = TwentyOneLedger(env=env)
     try:
-        events = list(app.repository.event_store.get(UUID(rid)))
+        return list(app.repository.event_store.get(UUID(stream)))
     finally:
         app.close()
+
+
+def test_fold_names_an_event_that_fails_and_no_longer_matches_its_hash(stored_round):
+    env, _, rid = stored_round
+    events = _events_of(env, rid)
     started = events[0]
     del vars(started)["table_id"]  # as decoded from JSON that lost it
 
@@ -146,13 +119,9 @@ def test_fold_names_an_event_that_fails_and_no_longer_matches_its_hash(stored):
     assert "was altered: its fields are not what was recorded (" in str(caught.value)
 
 
-def test_fold_raises_a_failure_on_an_intact_event_as_it_is(stored, monkeypatch):
-    env, _, rid = stored
-    app = TwentyOneLedger(env=env)
-    try:
-        events = list(app.repository.event_store.get(UUID(rid)))
-    finally:
-        app.close()
+def test_fold_raises_a_failure_on_an_intact_event_as_it_is(stored_round, monkeypatch):
+    env, _, rid = stored_round
+    events = _events_of(env, rid)
 
     def broken(self, aggregate):
         raise RuntimeError("a bug in the code")

@@ -9,31 +9,15 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
-from uuid import UUID
 
 import pytest
-from replay_history import play_fixed_casino
-
-from ledger.application import TwentyOneLedger
+from tampering import cut_short, delete_event, first_row, overwrite_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 SIGPIPE_STATUS = 128 + signal.SIGPIPE
-
-
-@pytest.fixture
-def stored(sqlite_file):
-    """A SQLite ledger holding one ended round; its path and the round's id."""
-    env, path = sqlite_file
-    app = TwentyOneLedger(env=env)
-    try:
-        rid = play_fixed_casino(app)
-    finally:
-        app.close()
-    return path, rid
 
 
 def replay(path: Path, *argv: str, **kwargs) -> subprocess.CompletedProcess:
@@ -48,20 +32,12 @@ def replay(path: Path, *argv: str, **kwargs) -> subprocess.CompletedProcess:
     )
 
 
-def delete_event(path: Path, rid: str, version: int) -> None:
-    with sqlite3.connect(path) as db:
-        db.execute(
-            "delete from stored_events where originator_id=? and originator_version=?",
-            (UUID(rid).hex, version),
-        )
-
-
 # -- export > file on a damaged store --------------------------------------------------------
 
 
 @pytest.mark.parametrize("flags", [["--json"], []])
-def test_a_refused_export_leaves_the_redirected_file_as_it_was(stored, tmp_path, flags):
-    path, rid = stored
+def test_a_refused_export_leaves_the_redirected_file_as_it_was(stored_round, tmp_path, flags):
+    _, path, rid = stored_round
     delete_event(path, rid, 20)  # a gap in the middle of the round: export refuses
     target = tmp_path / "out.jsonl"
     before = b'{"kept": "an earlier line"}\n'
@@ -78,8 +54,8 @@ def test_a_refused_export_leaves_the_redirected_file_as_it_was(stored, tmp_path,
     assert "is missing" in (json.loads(line)["error"] if flags else line)
 
 
-def test_a_refused_export_into_an_emptied_file_leaves_it_empty(stored, tmp_path):
-    path, rid = stored
+def test_a_refused_export_into_an_emptied_file_leaves_it_empty(stored_round, tmp_path):
+    _, path, rid = stored_round
     delete_event(path, rid, 20)
     target = tmp_path / "out.jsonl"
     with open(target, "wb") as out:  # ``>``: the shell empties the file first
@@ -100,8 +76,8 @@ def _closed_pipe() -> int:
 
 
 @pytest.mark.parametrize("command", ["verify", "export", "round", "--json round"])
-def test_a_closed_pipe_ends_the_command_quietly(stored, command):
-    path, rid = stored
+def test_a_closed_pipe_ends_the_command_quietly(stored_round, command):
+    _, path, rid = stored_round
     argv = command.split() + ([rid] if command.endswith("round") else [])
     write = _closed_pipe()
     try:
@@ -113,29 +89,14 @@ def test_a_closed_pipe_ends_the_command_quietly(stored, command):
     assert done.returncode == SIGPIPE_STATUS
 
 
-def test_a_pipe_read_to_the_end_still_gives_the_verdict(stored):
-    path, _ = stored
+def test_a_pipe_read_to_the_end_still_gives_the_verdict(stored_round):
+    _, path, _ = stored_round
     done = replay(path, "verify", capture_output=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.decode().startswith("verify (all streams): OK")
 
 
 # -- a SQLite file SQLite cannot read ---------------------------------------------------------
-
-
-def _cut_short(path: Path, keep: int) -> None:
-    data = path.read_bytes()
-    path.write_bytes(data[:keep])
-
-
-def _overwrite_inside_a_page(path: Path) -> None:
-    with sqlite3.connect(path) as db:
-        (page_size,) = db.execute("pragma page_size").fetchone()
-        (pages,) = db.execute("pragma page_count").fetchone()
-    # A page of the events' table, not the first (SQLite's schema): past the middle.
-    with open(path, "r+b") as f:
-        f.seek(page_size * (pages // 2) + 100)
-        f.write(b"\xff" * 400)
 
 
 COMMANDS = [
@@ -157,17 +118,16 @@ READ_EVERYTHING = COMMANDS[:3]
     [("cut short", COMMANDS), ("a page overwritten", READ_EVERYTHING)],
 )
 @pytest.mark.parametrize("json_flag", [False, True])
-def test_a_damaged_sqlite_file_is_one_line_naming_it(stored, tmp_path, damage, commands, json_flag):
-    path, rid = stored
-    with sqlite3.connect(path) as db:
-        (table,) = db.execute(
-            "select originator_id from stored_events where topic like '%Table.Opened'"
-        ).fetchone()
+def test_a_damaged_sqlite_file_is_one_line_naming_it(
+    stored_round, tmp_path, damage, commands, json_flag
+):
+    _, path, rid = stored_round
+    table = first_row(path, "Table.Opened").stream
     if damage == "cut short":
-        _cut_short(path, 4000)
+        cut_short(path, 4000)
     else:
-        _overwrite_inside_a_page(path)
-    names = {"rid": rid, "table": str(UUID(table)), "tmp": str(tmp_path)}
+        overwrite_pages(path, only_the_middle=True)
+    names = {"rid": rid, "table": table, "tmp": str(tmp_path)}
     for command in commands:
         argv = [part.format(**names) for part in command]
         done = replay(path, *(["--json"] if json_flag else []), *argv, capture_output=True)
@@ -187,8 +147,8 @@ def test_a_damaged_sqlite_file_is_one_line_naming_it(stored, tmp_path, damage, c
         assert "malformed" in reported or "Could not decode to UTF-8" in reported
 
 
-def test_a_file_with_the_header_but_nothing_sqlite_after_it_is_bad_usage(stored):
-    path, _ = stored
+def test_a_file_with_the_header_but_nothing_sqlite_after_it_is_bad_usage(stored_round):
+    _, path, _ = stored_round
     data = path.read_bytes()
     # SQLite's header kept, its page size overwritten: SQLite says "file is not a database".
     path.write_bytes(data[:16] + b"\x00\x03" + data[18:])

@@ -4,49 +4,29 @@ line and an exit status, never a traceback, and never a new empty store made by 
 from __future__ import annotations
 
 import json
-import sqlite3
 import sys
 from uuid import UUID
 
 import pytest
-from replay_history import play_fixed_casino
+from tampering import corrupt_event, delete_event
 
 from ledger.application import TwentyOneLedger
 from replay.__main__ import main
 
 
 @pytest.fixture
-def stored(sqlite_file):
-    """A SQLite ledger holding one ended round (11+ events) and one still in play."""
-    env, path = sqlite_file
+def stored(stored_round):
+    """``stored_round`` (one ended round, 11+ events) and a round still in play at its table:
+    the env, the file and both rounds' ids."""
+    env, path, rid = stored_round
     app = TwentyOneLedger(env=env)
     try:
-        rid = play_fixed_casino(app)
         table = str(app.get_round(rid).table_id)
         app.fix_next_shoe(table, ["2C"] * 30)
         open_rid = app.start_round(table)["round_id"]
     finally:
         app.close()
     return env, path, rid, open_rid
-
-
-def _tamper(path, rid: str, version: int, sql: str, *params) -> int:
-    """Run ``sql`` on the stored event ``version`` of stream ``rid``; its position."""
-    with sqlite3.connect(path) as db:
-        rowid, state = db.execute(
-            "select rowid, state from stored_events where originator_id=? and originator_version=?",
-            (UUID(rid).hex, version),
-        ).fetchone()
-        db.execute(sql, (*params, rowid) if params else (rowid,))
-    return rowid
-
-
-def corrupt(path, rid: str, version: int) -> int:
-    return _tamper(path, rid, version, "update stored_events set state=? where rowid=?", b'{"ca')
-
-
-def delete(path, rid: str, version: int) -> int:
-    return _tamper(path, rid, version, "delete from stored_events where rowid=?")
 
 
 def _one_line(err: str) -> str:
@@ -62,7 +42,7 @@ def _one_line(err: str) -> str:
 @pytest.mark.parametrize("command", ["round", "rederive"])
 def test_an_undecodable_event_is_named_not_a_traceback(stored, capsys, command):
     env, path, rid, _ = stored
-    position = corrupt(path, rid, 5)
+    position = corrupt_event(path, rid, 5)
 
     assert main([command, rid], env=env) == 1
 
@@ -77,7 +57,7 @@ def test_an_undecodable_event_is_named_not_a_traceback(stored, capsys, command):
 @pytest.mark.parametrize("command", ["round", "rederive"])
 def test_a_missing_middle_event_is_named(stored, capsys, command):
     env, path, rid, _ = stored
-    delete(path, rid, 5)
+    delete_event(path, rid, 5)
 
     assert main([command, rid], env=env) == 1
 
@@ -87,7 +67,7 @@ def test_a_missing_middle_event_is_named(stored, capsys, command):
 
 def test_damage_is_reported_as_json_with_the_event(stored, capsys):
     env, path, rid, _ = stored
-    position = corrupt(path, rid, 5)
+    position = corrupt_event(path, rid, 5)
 
     assert main(["round", rid, "--json"], env=env) == 1
 
@@ -99,7 +79,7 @@ def test_damage_is_reported_as_json_with_the_event(stored, capsys):
 
 def test_export_names_the_position_and_stream_of_an_undecodable_event(stored, capsysbinary):
     env, path, rid, _ = stored
-    position = corrupt(path, rid, 5)
+    position = corrupt_event(path, rid, 5)
 
     assert main(["export"], env=env) == 1
 
@@ -110,7 +90,7 @@ def test_export_names_the_position_and_stream_of_an_undecodable_event(stored, ca
 
 def test_export_refuses_a_stream_missing_an_event_from_its_middle(stored, capsysbinary):
     env, path, rid, _ = stored
-    delete(path, rid, 5)
+    delete_event(path, rid, 5)
 
     assert main(["export"], env=env) == 1
 
@@ -124,7 +104,7 @@ def test_a_table_export_refuses_a_gap_too(stored, capsysbinary):
     app = TwentyOneLedger(env=env)
     table = str(app.get_round(rid).table_id)
     app.close()
-    delete(path, rid, 5)
+    delete_event(path, rid, 5)
 
     assert main(["export", "--table", table], env=env) == 1
 
@@ -132,7 +112,7 @@ def test_a_table_export_refuses_a_gap_too(stored, capsysbinary):
     assert f"event v5 of stream {rid} is missing" in line
 
 
-@pytest.mark.parametrize("damage", [delete, corrupt])
+@pytest.mark.parametrize("damage", [delete_event, corrupt_event])
 def test_a_refused_export_to_a_file_leaves_no_file(stored, tmp_path, capsysbinary, damage):
     env, path, rid, _ = stored
     damage(path, rid, 5)
@@ -152,7 +132,7 @@ def test_a_refused_export_keeps_an_older_file_of_that_name(stored, tmp_path, cap
     assert main(["export", "--output", str(out)], env=env) == 0
     whole = out.read_bytes()
     assert whole.count(b"\n") > 20 and capsysbinary.readouterr().out == b""
-    delete(path, rid, 5)
+    delete_event(path, rid, 5)
 
     assert main(["export", "-o", str(out)], env=env) == 1
 
@@ -163,7 +143,7 @@ def test_a_refused_export_keeps_an_older_file_of_that_name(stored, tmp_path, cap
 def test_a_refused_export_cuts_a_redirected_stdout_back(stored, tmp_path, monkeypatch, append):
     """``export > f`` (or ``>> f``): the lines written before the gap are taken back."""
     env, path, rid, _ = stored
-    delete(path, rid, 5)
+    delete_event(path, rid, 5)
     out = tmp_path / "ledger.jsonl"
     out.write_bytes(b"kept\n")
     with open(out, "a" if append else "w") as redirected:
@@ -178,7 +158,7 @@ def test_a_table_at_a_moment_names_a_damaged_round_in_play(stored, capsys):
     app = TwentyOneLedger(env=env)
     table = str(app.get_round(open_rid).table_id)
     app.close()
-    corrupt(path, open_rid, 1)
+    corrupt_event(path, open_rid, 1)
 
     assert main(["table", table, "--at", "2999-01-01T00:00:00Z"], env=env) == 1
 

@@ -6,40 +6,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from uuid import UUID
 
 import pytest
-from replay_history import play_fixed_casino
+from tampering import alter, damage, first_row, write_state
 
 from ledger.application import TwentyOneLedger
 from replay.__main__ import main
 from replay.damage import StoreDamaged
 from replay.projections import open_projections
-
-
-@pytest.fixture
-def stored(sqlite_file):
-    """A SQLite ledger holding one ended casino round."""
-    env, path = sqlite_file
-    app = TwentyOneLedger(env=env)
-    try:
-        play_fixed_casino(app)
-    finally:
-        app.close()
-    return env, path
-
-
-def damage(path, topic_end: str, state: bytes = b"{garbage") -> tuple[int, str, int]:
-    """Overwrite the bytes of the first stored event whose topic ends with ``topic_end``;
-    its (position, stream, version)."""
-    with sqlite3.connect(path) as db:
-        rowid, stream, version = db.execute(
-            "select rowid, originator_id, originator_version from stored_events"
-            " where topic like ? order by rowid limit 1",
-            (f"%{topic_end}",),
-        ).fetchone()
-        db.execute("update stored_events set state=? where rowid=?", (state, rowid))
-    return rowid, str(UUID(stream)), version
 
 
 def positions(env) -> dict[str, int]:
@@ -65,8 +39,8 @@ def one_line(err: str) -> str:
     "topic", ["Player.FundsTransferred", "Round.StakePlaced", "Round.CardDealt"]
 )
 @pytest.mark.parametrize("command", [["rebuild"], ["project", "--once"]])
-def test_a_projector_stops_at_a_damaged_event_and_names_it(stored, capsys, topic, command):
-    env, path = stored
+def test_a_projector_stops_at_a_damaged_event_and_names_it(stored_round, capsys, topic, command):
+    env, path, _ = stored_round
     position, stream, version = damage(path, topic)
 
     assert main(command, env=env) == 1
@@ -82,8 +56,8 @@ def test_a_projector_stops_at_a_damaged_event_and_names_it(stored, capsys, topic
     assert set(positions(env).values()) == {position - 1}
 
 
-def test_a_damaged_event_is_reported_as_json(stored, capsys):
-    env, path = stored
+def test_a_damaged_event_is_reported_as_json(stored_round, capsys):
+    env, path, _ = stored_round
     position, stream, version = damage(path, "Player.FundsTransferred")
 
     assert main(["--json", "rebuild"], env=env) == 1
@@ -98,8 +72,8 @@ def test_a_damaged_event_is_reported_as_json(stored, capsys):
     assert "cannot be decoded" in out["error"]
 
 
-def test_bytes_that_are_json_but_no_object_are_damage_too(stored, capsys):
-    env, path = stored
+def test_bytes_that_are_json_but_no_object_are_damage_too(stored_round, capsys):
+    env, path, _ = stored_round
     position, stream, version = damage(path, "Round.CardDealt", b"[1, 2]")
 
     assert main(["rebuild"], env=env) == 1
@@ -107,16 +81,12 @@ def test_bytes_that_are_json_but_no_object_are_damage_too(stored, capsys):
     assert f"v{version} of stream {stream} (position {position})" in capsys.readouterr().err
 
 
-def test_json_stored_as_text_is_damage_as_the_mapper_finds_it(stored, capsys):
+def test_json_stored_as_text_is_damage_as_the_mapper_finds_it(stored_round, capsys):
     """SQLite keeps what an UPDATE writes: text where the recorder wrote bytes. The mapper
     cannot decode it (export says so); the projectors say the same rather than copy it."""
-    env, path = stored
-    with sqlite3.connect(path) as db:
-        rowid, state = db.execute(
-            "select rowid, state from stored_events where topic like '%Round.CardDealt'"
-            " order by rowid limit 1"
-        ).fetchone()
-        db.execute("update stored_events set state=? where rowid=?", (state.decode(), rowid))
+    env, path, _ = stored_round
+    rowid, _, _, state = first_row(path, "Round.CardDealt")
+    write_state(path, rowid, state.decode())
 
     assert main(["rebuild"], env=env) == 1
     assert f"(position {rowid}) cannot be decoded" in one_line(capsys.readouterr().err)
@@ -124,13 +94,10 @@ def test_json_stored_as_text_is_damage_as_the_mapper_finds_it(stored, capsys):
     assert f"(position {rowid}) cannot be decoded" in capsys.readouterr().err
 
 
-def test_a_damaged_topic_is_named(stored, capsys):
-    env, path = stored
+def test_a_damaged_topic_is_named(stored_round, capsys):
+    env, path, _ = stored_round
+    rowid = first_row(path, "Player.FundsTransferred").position
     with sqlite3.connect(path) as db:
-        (rowid,) = db.execute(
-            "select rowid from stored_events where topic like '%Player.FundsTransferred'"
-            " order by rowid limit 1"
-        ).fetchone()
         db.execute(
             "update stored_events set topic='ledger.domain.nowhere:Player.FundsTransferred'"
             " where rowid=?",
@@ -143,13 +110,9 @@ def test_a_damaged_topic_is_named(stored, capsys):
     assert f"(position {rowid}) cannot be decoded" in line
 
 
-def test_every_catch_up_stops_at_the_same_event_until_it_is_repaired(stored):
-    env, path = stored
-    with sqlite3.connect(path) as db:
-        (rowid, state) = db.execute(
-            "select rowid, state from stored_events where topic like '%Player.FundsTransferred'"
-            " order by rowid limit 1"
-        ).fetchone()
+def test_every_catch_up_stops_at_the_same_event_until_it_is_repaired(stored_round):
+    env, path, _ = stored_round
+    rowid, _, _, state = first_row(path, "Player.FundsTransferred")
     damage(path, "Player.FundsTransferred")
     app = TwentyOneLedger(env=env)
     proj = open_projections(app, env)
@@ -159,25 +122,11 @@ def test_every_catch_up_stops_at_the_same_event_until_it_is_repaired(stored):
                 proj.catch_up()
             assert caught.value.position == rowid
             assert proj.position() == rowid - 1
-        with sqlite3.connect(path) as db:
-            db.execute("update stored_events set state=? where rowid=?", (state, rowid))
+        write_state(path, rowid, state)
         assert proj.catch_up() == proj.head()
     finally:
         proj.close()
         app.close()
-
-
-def alter(path, topic_end: str, change) -> tuple[int, str, int]:
-    """Rewrite the first stored event of ``topic_end`` as valid JSON changed by ``change``
-    (its hash left as it was); its (position, stream, version)."""
-    with sqlite3.connect(path) as db:
-        (state,) = db.execute(
-            "select state from stored_events where topic like ? order by rowid limit 1",
-            (f"%{topic_end}",),
-        ).fetchone()
-    fields = json.loads(state)
-    change(fields)
-    return damage(path, topic_end, json.dumps(fields).encode())
 
 
 def _drop_amount(fields):
@@ -207,9 +156,9 @@ def _drop_prev_hash(fields):
     ],
 )
 def test_json_whose_fields_were_altered_stops_the_projectors_at_that_event(
-    stored, capsys, topic, change, cause
+    stored_round, capsys, topic, change, cause
 ):
-    env, path = stored
+    env, path, _ = stored_round
     position, stream, version = alter(path, topic, change)
 
     assert main(["rebuild"], env=env) == 1
@@ -224,7 +173,7 @@ def test_json_whose_fields_were_altered_stops_the_projectors_at_that_event(
 
 
 def test_a_handler_failing_on_an_intact_event_is_the_code_s_fault_and_raised_as_it_is(
-    stored, monkeypatch
+    stored_round, monkeypatch
 ):
     from replay.projections.bankroll import Bankroll
 
@@ -232,7 +181,7 @@ def test_a_handler_failing_on_an_intact_event_is_the_code_s_fault_and_raised_as_
         raise RuntimeError("a bug in the projector")
 
     monkeypatch.setattr(Bankroll, "transferred", broken)
-    env, _ = stored
+    env, _, _ = stored_round
     app = TwentyOneLedger(env=env)
     proj = open_projections(app, env)
     try:
