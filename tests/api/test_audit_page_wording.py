@@ -7,16 +7,16 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import sqlite3
 from uuid import UUID
 
 import pytest
+from forgery import forge_stream
+from tampering import delete_event
 from test_audit_page import audit, page, section
 from test_rounds_http import Http, Table, open_table
 
 from api import create_app
 from ledger.application import TwentyOneLedger
-from ledger.domain.chain import GENESIS, event_hash
 from ledger.simulate import Settings, run
 
 
@@ -95,32 +95,6 @@ def _events(ledger: TwentyOneLedger, type_end: str) -> list:
     ]
 
 
-def _rewrite(env: dict, stream: str, change) -> None:
-    """``change(events)`` -> the stream's new events, stored with every hash recomputed, as a
-    forger with write access to the store would: the chain still holds."""
-    ledger = TwentyOneLedger(env=env)
-    try:
-        events = change(list(ledger.events.get(UUID(stream))))
-        prev, stored = GENESIS, []
-        for version, event in enumerate(events, start=1):
-            event = dataclasses.replace(event, originator_version=version, prev_hash=prev)
-            event = dataclasses.replace(
-                event, hash=event_hash(type(event).__qualname__, dict(vars(event)))
-            )
-            prev = event.hash
-            stored.append(ledger.mapper.to_stored_event(event))
-    finally:
-        ledger.close()
-    with sqlite3.connect(env["SQLITE_DBNAME"]) as db:
-        db.execute("DELETE FROM stored_events WHERE originator_id=?", (UUID(stream).hex,))
-        for s in stored:
-            db.execute(
-                "INSERT INTO stored_events (originator_id, originator_version, topic, state) "
-                "VALUES (?, ?, ?, ?)",
-                (s.originator_id.hex, s.originator_version, s.topic, s.state),
-            )
-
-
 def _read(env: dict, rid: str) -> tuple[str, dict]:
     """The page and the JSON audit of ``rid`` for an auditor, from a server on ``env``."""
     app = create_app({"TESTING": True, "STORE_ENV": env})
@@ -147,7 +121,7 @@ def test_a_revealed_seed_that_does_not_match_its_commitment_is_said_so(played):
     def wrong_seed(events):
         return [dataclasses.replace(e, server_seed=zeros) if _is_reveal(e) else e for e in events]
 
-    _rewrite(env, shoe, wrong_seed)
+    forge_stream(env, shoe, wrong_seed)
     html, report = _read(env, rids[0])
 
     assert report["shoe"]["check"]["ok"] is False
@@ -213,11 +187,7 @@ def test_a_wallet_whose_transfers_do_not_add_up_fails_at_a_glance(played, edit):
     rid = rids[-1]
     player, last = _punter_and_last_transfer(env, rid)
     if edit == "dropped":
-        with sqlite3.connect(env["SQLITE_DBNAME"]) as db:
-            db.execute(
-                "DELETE FROM stored_events WHERE originator_id=? AND originator_version=?",
-                (UUID(player).hex, last.originator_version),
-            )
+        delete_event(env["SQLITE_DBNAME"], player, last.originator_version)
     else:
 
         def more(events):
@@ -229,7 +199,7 @@ def test_a_wallet_whose_transfers_do_not_add_up_fails_at_a_glance(played, edit):
                 for e in events
             ]
 
-        _rewrite(env, player, more)
+        forge_stream(env, player, more)
 
     html, report = _read(env, rid)
 

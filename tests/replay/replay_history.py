@@ -26,8 +26,20 @@ def play_history(app: TwentyOneLedger, rounds: int = 3, close: bool = True) -> d
     return {"tables": tables, "fixed_round": fixed}
 
 
+# h1 8, h2 T, dealer T, h1 8, h2 9, dealer 7; h1 (split) gets 3 → 11, double: T → 21;
+# h3 gets 2 → 10, hit: 5 → 15, stand; Bob stands on 19. The cards the fixed round deals.
+FIXED_ROUND = ["8H", "TS", "TD", "8C", "9S", "7D", "3H", "TC", "2D", "5S", "4S"]
+
+
 def play_fixed_casino(app: TwentyOneLedger) -> str:
     """Ann splits eights and doubles on the second hand; Bob stands. Dealer 10 7."""
+    table, ann, bob = casino_table(app)
+    return play_fixed_round(app, table, ann, bob, FIXED_ROUND + ["2C"] * 20)
+
+
+def casino_table(app: TwentyOneLedger) -> tuple[str, str, str]:
+    """A casino table without insurance, Ann in seat 1 and Bob in seat 2, each with 100,000:
+    the table's id, Ann's and Bob's."""
     ann = app.register_player("Ann")["player_id"]
     bob = app.register_player("Bob")["player_id"]
     for pid in (ann, bob):
@@ -35,12 +47,12 @@ def play_fixed_casino(app: TwentyOneLedger) -> str:
     table = app.open_table("casino", {"insurance": False})["table_id"]
     app.seat_player(table, ann, 1)
     app.seat_player(table, bob, 2)
-    # h1 8, h2 T, dealer T, h1 8, h2 9, dealer 7; h1 (split) gets 3 → 11, double: T → 21;
-    # h3 gets 2 → 10, stand ... then spares.
-    app.fix_next_shoe(
-        table,
-        ["8H", "TS", "TD", "8C", "9S", "7D", "3H", "TC", "2D", "5S", "4S"] + ["2C"] * 20,
-    )
+    return table, ann, bob
+
+
+def play_fixed_round(app: TwentyOneLedger, table: str, ann: str, bob: str, shoe: list) -> str:
+    """The fixed round at ``casino_table``'s table on ``shoe`` (``FIXED_ROUND``, then spares)."""
+    app.fix_next_shoe(table, shoe)
     rid = app.start_round(table)["round_id"]
     app.place_stake(rid, ann, 500)
     app.place_stake(rid, bob, 500)

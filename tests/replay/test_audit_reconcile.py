@@ -6,42 +6,21 @@ the wallet's hashes recomputed (both leave every chain whole), is a FAIL naming 
 from __future__ import annotations
 
 import dataclasses
-import shutil
-import sqlite3
-from uuid import UUID
 
 import pytest
-from replay_history import FAMILIES, play_history, round_ids
-from test_verify_money import _a_punter, _env, _last_transfer, _rewrite
+import test_verify_money
+from forgery import forge_stream
+from replay_history import FAMILIES, round_ids
+from store_checks import audited
+from tampering import delete_event
+from test_verify_money import _a_punter, _env, _last_transfer
 
 from ledger.application import TwentyOneLedger
 from replay.audit import audit_round
 
-
-@pytest.fixture(scope="module")
-def played(tmp_path_factory):
-    path = tmp_path_factory.mktemp("reconcile") / "played.sqlite3"
-    app = TwentyOneLedger(env=_env(path))
-    try:
-        play_history(app, rounds=3)
-    finally:
-        app.close()
-    return path
-
-
-@pytest.fixture
-def store(played, tmp_path):
-    copy = tmp_path / "ledger.sqlite3"
-    shutil.copy(played, copy)
-    return _env(copy)
-
-
-def _audit(env: dict, rid: str) -> dict:
-    app = TwentyOneLedger(env=env)
-    try:
-        return audit_round(app, rid)
-    finally:
-        app.close()
+# test_verify_money.py's fixtures: its history of every family (verified whole), and each
+# test's own copy of it to edit.
+played, store = test_verify_money.played, test_verify_money.store
 
 
 def test_every_round_of_every_family_adds_up(played):
@@ -74,13 +53,9 @@ def _fails_for(audit: dict, player: str) -> dict:
 def test_a_punters_dropped_last_transfer_fails_the_money_verdict(store, family):
     player, events = _a_punter(store, family)
     last = _last_transfer(events)
-    with sqlite3.connect(store["SQLITE_DBNAME"]) as db:
-        db.execute(
-            "DELETE FROM stored_events WHERE originator_id=? AND originator_version=?",
-            (UUID(player).hex, last.originator_version),
-        )
+    delete_event(store["SQLITE_DBNAME"], player, last.originator_version)
 
-    reconciled = _fails_for(_audit(store, last.round_id), player)
+    reconciled = _fails_for(audited(store, last.round_id), player)
 
     assert reconciled["said"] - reconciled["moved"] == last.change(f"player:{player}")
 
@@ -89,8 +64,9 @@ def test_a_punters_dropped_last_transfer_fails_the_money_verdict(store, family):
 def test_an_amount_changed_with_the_chain_recomputed_fails_the_money_verdict(store, family):
     player, events = _a_punter(store, family)
     last = _last_transfer(events)
-    _rewrite(store, [*events[:-1], dataclasses.replace(last, amount=last.amount + 900)])
+    altered = dataclasses.replace(last, amount=last.amount + 900)
+    forge_stream(store, player, lambda events: [*events[:-1], altered])
 
-    reconciled = _fails_for(_audit(store, last.round_id), player)
+    reconciled = _fails_for(audited(store, last.round_id), player)
 
     assert abs(reconciled["moved"] - reconciled["said"]) == 900

@@ -1,7 +1,7 @@
 """``replay verify`` names what the hash chains alone cannot show: a round's last events or
 whole stream dropped, a stored snapshot edited, a used-card shoe that is not the packs less
 the cards on the table, the log cut short after a checkpoint; ``--table`` refuses what is no
-table, and ``export --table`` too."""
+table (and checks only that table's snapshots), and ``export --table`` too."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from uuid import UUID
 
 import pytest
 from replay_history import play_history
+from store_checks import verified
 
 from ledger.application import TwentyOneLedger
 from ledger.config import store_env as build
@@ -34,14 +35,6 @@ def sqlite_history(sqlite_file):
 def _delete(env: dict, where: str, *args) -> None:
     with sqlite3.connect(env["SQLITE_DBNAME"]) as db:
         db.execute(f"DELETE FROM stored_events WHERE {where}", args)
-
-
-def _verify(env: dict, **kwargs):
-    app = TwentyOneLedger(env=env)
-    try:
-        return verify(app, **kwargs)
-    finally:
-        app.close()
 
 
 def _a_round(env: dict, history: dict) -> tuple[str, str, int]:
@@ -70,7 +63,7 @@ def test_a_rounds_dropped_end_is_named_at_the_tables_closing_of_it(sqlite_histor
     rid, table, last = _a_round(env, history)
     _delete(env, "originator_id=? AND originator_version=?", UUID(rid).hex, last)
 
-    report = _verify(env)
+    report = verified(env)
 
     assert not report.ok
     rounds = [f for f in report.faults if f.check == "rounds"]
@@ -86,7 +79,7 @@ def test_a_rounds_dropped_settlement_leaves_its_escrow_full_once_the_table_close
     # The round's last few events: its end, settlements and the transfers in its stream.
     _delete(env, "originator_id=? AND originator_version>=?", UUID(rid).hex, last - 4)
 
-    report = _verify(env)
+    report = verified(env)
 
     problems = [f.problem for f in report.faults if f.stream == table]
     assert any("no Round.Ended" in p for p in problems), report.text()
@@ -98,7 +91,7 @@ def test_a_dropped_round_stream_is_named(sqlite_history):
     rid, table, _ = _a_round(env, history)
     _delete(env, "originator_id=?", UUID(rid).hex)
 
-    report = _verify(env)
+    report = verified(env)
 
     assert not report.ok
     assert any(
@@ -114,10 +107,10 @@ def test_the_head_is_reported_and_a_cut_after_the_checkpoint_is_named(sqlite_his
     head = f"{before.head_position}:{before.head_hash}"
     assert before.head_hash and len(before.head_hash) == 64
     assert f"log head: {head}" in before.text()
-    assert _verify(env, expect_head=head).ok
+    assert verified(env, expect_head=head).ok
 
     wrong = f"{before.head_position}:{'0' * 64}"
-    named = _verify(env, expect_head=wrong)
+    named = verified(env, expect_head=wrong)
     assert [f.check for f in named.faults] == ["head"]
     assert named.first.position == before.head_position
 
@@ -129,8 +122,8 @@ def test_the_head_is_reported_and_a_cut_after_the_checkpoint_is_named(sqlite_his
             " ORDER BY rowid DESC LIMIT 2"
         ).fetchall()
     _delete(env, "rowid >= ?", closings[-1][0])
-    assert _verify(env).ok  # the log alone cannot tell it was cut
-    cut = _verify(env, expect_head=head)
+    assert verified(env).ok  # the log alone cannot tell it was cut
+    cut = verified(env, expect_head=head)
     assert not cut.ok
     assert "is gone: the log ends at position" in cut.first.problem
     assert main(["verify", "--expect-head", head, "--json"], env=env) == 1
@@ -145,13 +138,13 @@ def test_verify_table_refuses_what_is_no_table_and_counts_the_tables_streams(
 ):
     env, history, whole = sqlite_history
     rid, table, _ = _a_round(env, history)
-    scoped = _verify(env, table=table)
+    scoped = verified(env, table=table)
     assert scoped.ok
     assert 0 < scoped.events < whole.events
     assert 0 < scoped.streams < whole.streams
     for wrong in (rid, "not-a-uuid", "00000000-0000-0000-0000-000000000001"):
         with pytest.raises(NotATable):
-            _verify(env, table=wrong)
+            verified(env, table=wrong)
         assert main(["verify", "--table", wrong], env=env) == 1
         assert "error:" in capsys.readouterr().err
 
@@ -165,13 +158,19 @@ def test_export_table_refuses_an_unknown_or_non_table_id(sqlite_history, capsys)
     assert main(["export", "--table", table], env=env) == 0
 
 
+def _a_wallet_snapshotted_at_v50(app: TwentyOneLedger) -> str:
+    """Ann, after 60 deposits: a snapshot of her wallet is stored at v50."""
+    ann = app.register_player("Ann")["player_id"]
+    for _ in range(60):
+        app.deposit(ann, 10)
+    return ann
+
+
 def test_an_edited_snapshot_is_named_with_its_stream_and_version(tmp_path):
     env = dict(build("sqlite", sqlite_path=str(tmp_path / "s.sqlite3"), environ={}))
     app = TwentyOneLedger(env=env)
     try:
-        ann = app.register_player("Ann")["player_id"]
-        for _ in range(60):
-            app.deposit(ann, 10)
+        ann = _a_wallet_snapshotted_at_v50(app)
         assert [s.originator_version for s in app.snapshots.get(UUID(ann))] == [50]
         honest = verify(app)
     finally:
@@ -188,13 +187,27 @@ def test_an_edited_snapshot_is_named_with_its_stream_and_version(tmp_path):
             (json.dumps(data).encode(), UUID(ann).hex),
         )
 
-    report = _verify(env)
+    report = verified(env)
 
     assert not report.ok
     assert (report.first.check, report.first.type) == ("snapshot", "Snapshot")
     assert (report.first.stream, report.first.version) == (ann, 50)
     assert "differs in balance" in report.first.problem
     assert f"Snapshot v50 of stream {ann}" in report.text()
+
+
+def test_verify_table_counts_only_that_tables_snapshots(tmp_path):
+    env = dict(build("sqlite", sqlite_path=str(tmp_path / "s.sqlite3"), environ={}))
+    app = TwentyOneLedger(env=env)
+    try:
+        _a_wallet_snapshotted_at_v50(app)
+        table = app.open_table("casino", {})["table_id"]
+        whole, scoped = verify(app), verify(app, table=table)
+    finally:
+        app.close()
+    assert whole.snapshots_checked == 1
+    assert scoped.ok and scoped.snapshots_checked == 0
+    assert json.loads(json.dumps(scoped.to_dict()))["snapshots_checked"] == 0
 
 
 def test_a_snapshot_past_the_end_of_its_stream_is_named(sqlite_history):
@@ -207,7 +220,7 @@ def test_a_snapshot_past_the_end_of_its_stream_is_named(sqlite_history):
     finally:
         app.close()
     _delete(env, "originator_id=? AND originator_version>=?", UUID(ann).hex, 50)
-    report = _verify(env)
+    report = verified(env)
     assert any(
         f.check == "snapshot" and f.stream == ann and "stream ends at v49" in f.problem
         for f in report.faults

@@ -10,16 +10,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import shutil
-import sqlite3
 from uuid import UUID
 
 import pytest
+from forgery import forge_stream
 from replay_history import FAMILIES, play_history
+from store_checks import verified
+from tampering import delete_event
 
 from ledger import accounts
 from ledger.application import TwentyOneLedger
 from ledger.config import store_env as build
-from ledger.domain.chain import GENESIS, event_hash
 from ledger.domain.player import Player
 from ledger.domain.round import Round
 from ledger.domain.transfers import record_transfer
@@ -55,14 +56,6 @@ def _env(path) -> dict:
     return env
 
 
-def _verify(env: dict, **kwargs):
-    app = TwentyOneLedger(env=env)
-    try:
-        return verify(app, **kwargs)
-    finally:
-        app.close()
-
-
 def _a_punter(env: dict, family: str) -> tuple[str, list]:
     """A player (not the banker) of the last round of ``family``, and his wallet's events."""
     app = TwentyOneLedger(env=env)
@@ -77,35 +70,6 @@ def _a_punter(env: dict, family: str) -> tuple[str, list]:
         return player, list(app.events.get(UUID(player)))
     finally:
         app.close()
-
-
-def _rewrite(env: dict, events: list) -> None:
-    """Store ``events`` as their stream, renumbered and every hash recomputed, as a forger
-    with write access to the store would: the chain holds."""
-    app = TwentyOneLedger(env=env)
-    try:
-        prev, stored = GENESIS, []
-        for version, event in enumerate(events, start=1):
-            event = dataclasses.replace(event, originator_version=version, prev_hash=prev)
-            event = dataclasses.replace(
-                event, hash=event_hash(type(event).__qualname__, dict(vars(event)))
-            )
-            prev = event.hash
-            stored.append(app.mapper.to_stored_event(event))
-    finally:
-        app.close()
-    with sqlite3.connect(env["SQLITE_DBNAME"]) as db:
-        for s in stored:
-            updated = db.execute(
-                "UPDATE stored_events SET state=? WHERE originator_id=? AND originator_version=?",
-                (s.state, s.originator_id.hex, s.originator_version),
-            ).rowcount
-            if not updated:
-                db.execute(
-                    "INSERT INTO stored_events (originator_id, originator_version, topic, state) "
-                    "VALUES (?, ?, ?, ?)",
-                    (s.originator_id.hex, s.originator_version, s.topic, s.state),
-                )
 
 
 def _money_faults(report) -> list[str]:
@@ -123,13 +87,9 @@ def _last_transfer(events: list) -> Player.FundsTransferred:
 def test_a_players_deleted_last_transfer_is_named_without_a_checkpoint(store, family):
     player, events = _a_punter(store, family)
     last = _last_transfer(events)
-    with sqlite3.connect(store["SQLITE_DBNAME"]) as db:
-        db.execute(
-            "DELETE FROM stored_events WHERE originator_id=? AND originator_version=?",
-            (UUID(player).hex, last.originator_version),
-        )
+    delete_event(store["SQLITE_DBNAME"], player, last.originator_version)
 
-    report = _verify(store)
+    report = verified(store)
 
     own = last.change(accounts.player(player))
     assert (
@@ -145,9 +105,9 @@ def test_an_altered_amount_with_its_chain_recomputed_is_named(store, family):
     player, events = _a_punter(store, family)
     last = _last_transfer(events)
     altered = dataclasses.replace(last, amount=last.amount + 7)
-    _rewrite(store, [*events[:-1], altered])
+    forge_stream(store, player, lambda events: [*events[:-1], altered])
 
-    report = _verify(store)
+    report = verified(store)
 
     problems = _money_faults(report)
     named = [p for p in problems if p.startswith(f"round {last.round_id}: player:{player} ")]
@@ -173,9 +133,9 @@ def test_a_forged_transfer_from_the_banker_with_its_chain_recomputed_is_named(st
     forged = dataclasses.replace(
         last, from_account=banker, to_account=accounts.player(player), amount=250, memo="won"
     )
-    _rewrite(store, [*events, forged])
+    forge_stream(store, player, lambda events: [*events, forged])
 
-    report = _verify(store)
+    report = verified(store)
 
     # Nothing else gives it away: the chains hold, the balances sum to zero, no escrow moved.
     assert {f.check for f in report.faults} == {"money"}, report.text()
@@ -235,14 +195,9 @@ def test_a_casino_players_dropped_winnings_passed_before(store):
     ]
     assert wins, "no casino win to drop"
     kept = [e for e in events if e is not wins[-1]]
-    _rewrite(store, kept)
-    with sqlite3.connect(store["SQLITE_DBNAME"]) as db:
-        db.execute(
-            "DELETE FROM stored_events WHERE originator_id=? AND originator_version>?",
-            (UUID(player).hex, len(kept)),
-        )
+    forge_stream(store, player, lambda _: kept)
 
-    report = _verify(store)
+    report = verified(store)
 
     assert {f.check for f in report.faults} == {"money"}, report.text()
     assert report.first.problem == (
@@ -295,13 +250,9 @@ def test_a_deal_sales_dropped_payment_to_the_seller_is_named(tmp_path):
         app.close()
     sold = seller[-1]
     assert isinstance(sold, Player.FundsTransferred) and sold.clause == "VU-31"
-    with sqlite3.connect(env["SQLITE_DBNAME"]) as db:
-        db.execute(
-            "DELETE FROM stored_events WHERE originator_id=? AND originator_version=?",
-            (UUID(ann).hex, sold.originator_version),
-        )
+    delete_event(env["SQLITE_DBNAME"], ann, sold.originator_version)
 
-    report = _verify(env)
+    report = verified(env)
 
     assert sorted(f.problem for f in report.faults) == [
         f"table {table}'s deal sales (VU-31): deal-sale:{table} under VU-31: the events say +0, "

@@ -6,46 +6,22 @@ a SQLite file edited as a forger with write access to it would (the audit review
 from __future__ import annotations
 
 import dataclasses
-import json
 import sqlite3
-from collections.abc import Callable
 from uuid import UUID
 
 import pytest
+from forgery import forge_stream
+from replay_history import FIXED_ROUND, casino_table, play_fixed_round
+from store_checks import audited, verified
+from tampering import delete_rows
 
 from ledger.application import TwentyOneLedger
-from ledger.domain.chain import GENESIS, event_hash
 from replay.__main__ import main
-from replay.audit import audit_round
 from replay.verify import verify
 
-# h1 8, h2 T, dealer T, h1 8, h2 9, dealer 7; h1 split: 3, double T; h3: 2, hit 5; then three
-# spare cards: 10 of the 13 dealt, so the next round needs a new shoe (past 75 % dealt).
-FIXED = ["8H", "TS", "TD", "8C", "9S", "7D", "3H", "TC", "2D", "5S", "4S", "2C", "2C"]
-
-
-def fixed_round(app: TwentyOneLedger, table: str, ann: str, bob: str) -> str:
-    app.fix_next_shoe(table, FIXED)
-    rid = app.start_round(table)["round_id"]
-    app.place_stake(rid, ann, 500)
-    app.place_stake(rid, bob, 500)
-    app.act(rid, "split", actor=ann, hand="h1")
-    app.act(rid, "double_down", actor=ann, hand="h1")
-    app.act(rid, "hit", actor=ann, hand="h3")
-    app.act(rid, "stand", actor=ann, hand="h3")
-    app.act(rid, "stand", actor=bob, hand="h2")
-    assert app.get_round(rid).ended
-    return rid
-
-
-def casino_table(app: TwentyOneLedger) -> tuple[str, str, str]:
-    ann, bob = (app.register_player(n)["player_id"] for n in ("Ann", "Bob"))
-    for pid in (ann, bob):
-        app.deposit(pid, 100_000)
-    table = app.open_table("casino", {"insurance": False})["table_id"]
-    app.seat_player(table, ann, 1)
-    app.seat_player(table, bob, 2)
-    return table, ann, bob
+# The fixed round's cards, then two spares: 10 of the 13 dealt, so the next round needs a new
+# shoe (past 75 % dealt).
+FIXED = FIXED_ROUND + ["2C", "2C"]
 
 
 @pytest.fixture
@@ -57,12 +33,12 @@ def store(sqlite_file):
     app = TwentyOneLedger(env=env)
     try:
         open_table, ann, bob = casino_table(app)
-        replaced = fixed_round(app, open_table, ann, bob)
+        replaced = play_fixed_round(app, open_table, ann, bob, FIXED)
         later = app.play_round(
             open_table, {ann: 200, bob: 200}, lambda rnd, turn: {"action": "stand", "hand": turn}
         )["round_id"]
         closed_table, cid, dee = casino_table(app)
-        closing = fixed_round(app, closed_table, cid, dee)
+        closing = play_fixed_round(app, closed_table, cid, dee, FIXED)
         app.close_table(closed_table)
         report = verify(app)
         ids = {
@@ -80,22 +56,6 @@ def store(sqlite_file):
     assert report.ok, report.text()
     assert [s["shoe"] for s in report.unrevealed] == [ids["in_use_shoe"]]
     return env, path, ids
-
-
-def _verify(env: dict, **kwargs):
-    app = TwentyOneLedger(env=env)
-    try:
-        return verify(app, **kwargs)
-    finally:
-        app.close()
-
-
-def _audit(env: dict, rid: str) -> dict:
-    app = TwentyOneLedger(env=env)
-    try:
-        return audit_round(app, rid)
-    finally:
-        app.close()
 
 
 def _rows(path, stream: str) -> list[tuple[int, int, str]]:
@@ -138,37 +98,9 @@ def _move_after(path, positions: list[int], after: int) -> dict[int, int]:
     return moved
 
 
-def _rewrite(env: dict, stream: str, edit: Callable[[list], list]) -> None:
-    """Rewrite one stream as a forger who knows the hashing recipe would: ``edit`` the list of
-    (position, event), then number the versions 1, 2, 3 … again and re-hash the chain. Each
-    event left keeps its position; a dropped one leaves its position empty."""
-    app = TwentyOneLedger(env=env)
-    try:
-        mapper = app.mapper
-        rows = _rows(env["SQLITE_DBNAME"], stream)
-        stored = app.recorder.select_events(UUID(stream))
-        events = [(p, mapper.to_domain_event(s)) for (p, _, _), s in zip(rows, stored, strict=True)]
-        out, prev = [], GENESIS
-        for version, (position, event) in enumerate(edit(events), start=1):
-            event = dataclasses.replace(event, originator_version=version, prev_hash=prev)
-            digest = event_hash(type(event).__qualname__, dict(vars(event)))
-            event = dataclasses.replace(event, hash=digest)
-            prev = digest
-            out.append((position, mapper.to_stored_event(event)))
-    finally:
-        app.close()
-    with sqlite3.connect(env["SQLITE_DBNAME"]) as db:
-        db.execute("DELETE FROM stored_events WHERE originator_id = ?", (UUID(stream).hex,))
-        db.executemany(
-            "INSERT INTO stored_events (rowid, originator_id, originator_version, topic, state)"
-            " VALUES (?, ?, ?, ?, ?)",
-            [(p, s.originator_id.hex, s.originator_version, s.topic, s.state) for p, s in out],
-        )
-
-
 def _cards(events: list) -> list[int]:
-    """The places in ``events`` (position, event) of the cards dealt."""
-    return [i for i, (_, e) in enumerate(events) if type(e).__name__ == "CardDealt"]
+    """The places in ``events`` of the cards dealt."""
+    return [i for i, e in enumerate(events) if type(e).__name__ == "CardDealt"]
 
 
 def _shuffle_faults(report) -> list[tuple[str, str, str]]:
@@ -186,7 +118,7 @@ def test_a_commitment_and_cut_moved_after_the_shoes_first_card_fail_verify(store
     moved = _move_after(path, [committed, cut], first)
     first -= 2  # the events between moved up
 
-    report = _verify(env)
+    report = verified(env)
 
     assert not report.ok
     faults = _shuffle_faults(report)
@@ -196,8 +128,8 @@ def test_a_commitment_and_cut_moved_after_the_shoes_first_card_fail_verify(store
     assert faults[0][2].endswith("the shuffle was not fixed before the deal")
     assert faults[1][2].startswith("the cut was recorded after")
     assert (report.first.position, report.first.check) == (moved[committed], "shuffle")
-    assert not _verify(env, table=ids["open_table"]).ok
-    assert _verify(env, table=ids["closed_table"]).ok
+    assert not verified(env, table=ids["open_table"]).ok
+    assert verified(env, table=ids["closed_table"]).ok
 
     assert main(["verify"], env=env) == 1
     assert main(["round", rid], env=env) == 1
@@ -214,20 +146,20 @@ def test_a_cut_moved_after_the_shoes_first_card_fails_verify_and_the_audit(store
     first = _first_card(path, rid)
     moved = _move_after(path, [cut], first)
 
-    report = _verify(env)
+    report = verified(env)
 
     faults = _shuffle_faults(report)
     assert [(t, s) for t, s, _ in faults] == [("Shoe.Cut", shoe)]
     assert faults[0][2].startswith(f"the cut was recorded after shoe {shoe}'s first card")
     assert faults[0][2].endswith("the dealing order was not fixed before the deal")
 
-    verdict = _audit(env, rid)["shoe"]["committed_before_deal"]
+    verdict = audited(env, rid)["shoe"]["committed_before_deal"]
     assert verdict["ok"] is False
     assert (verdict["commitment_position"], verdict["cut_position"]) == (committed, moved[cut])
     assert verdict["first_card"]["position"] == first - 1
     assert verdict["fact"].startswith(f"the cut (position {moved[cut]}) was recorded after")
     assert f"though the commitment (position {committed}) came before it" in verdict["fact"]
-    assert _audit(env, rid)["committed_before_deal"]["ok"] is False
+    assert audited(env, rid)["committed_before_deal"]["ok"] is False
 
     assert main(["round", rid], env=env) == 1
     assert "FAULT: the cut (position" in capsys.readouterr().out
@@ -236,7 +168,7 @@ def test_a_cut_moved_after_the_shoes_first_card_fails_verify_and_the_audit(store
 def test_the_audit_and_round_say_the_commitment_and_cut_came_first_in_an_honest_log(store):
     env, path, ids = store
     (committed, _, _), (cut, _, _), *_ = _rows(path, ids["replaced_shoe"])
-    verdict = _audit(env, ids["replaced_round"])["shoe"]["committed_before_deal"]
+    verdict = audited(env, ids["replaced_round"])["shoe"]["committed_before_deal"]
     assert verdict["ok"] is True
     assert (verdict["commitment_position"], verdict["cut_position"]) == (committed, cut)
     assert verdict["fact"].startswith(
@@ -249,16 +181,19 @@ def test_the_audit_and_round_say_the_commitment_and_cut_came_first_in_an_honest_
 # -- a retired shoe is revealed -------------------------------------------------------------
 
 
+def _delete_the_reveal(path, shoe: str) -> None:
+    *_, (revealed, _, topic) = _rows(path, shoe)
+    assert topic.endswith("Shoe.Revealed")
+    delete_rows(path, "rowid = ?", revealed)
+
+
 def test_a_closed_tables_shoe_without_its_reveal_is_named_at_the_closing(store):
     env, path, ids = store
     shoe, table = ids["closed_shoe"], ids["closed_table"]
-    *_, (revealed, _, topic) = _rows(path, shoe)
-    assert topic.endswith("Shoe.Revealed")
     closed = next(p for p, _, t in _rows(path, table) if t.endswith("Table.Closed"))
-    with sqlite3.connect(path) as db:
-        db.execute("DELETE FROM stored_events WHERE rowid = ?", (revealed,))
+    _delete_the_reveal(path, shoe)
 
-    report = _verify(env)
+    report = verified(env)
 
     assert _shuffle_faults(report) == [
         (
@@ -269,19 +204,16 @@ def test_a_closed_tables_shoe_without_its_reveal_is_named_at_the_closing(store):
         )
     ]
     assert report.first.position == closed
-    assert not _verify(env, table=table).ok
+    assert not verified(env, table=table).ok
 
 
 def test_a_replaced_shoe_without_its_reveal_is_named_where_its_successor_took_its_place(store):
     env, path, ids = store
     shoe, table = ids["replaced_shoe"], ids["open_table"]
-    *_, (revealed, _, topic) = _rows(path, shoe)
-    assert topic.endswith("Shoe.Revealed")
     changed = [(p, v) for p, v, t in _rows(path, table) if t.endswith("Table.ShoeChanged")]
-    with sqlite3.connect(path) as db:
-        db.execute("DELETE FROM stored_events WHERE rowid = ?", (revealed,))
+    _delete_the_reveal(path, shoe)
 
-    report = _verify(env)
+    report = verified(env)
 
     # The shoe now in use at the open table waits for its reveal: no fault.
     assert _shuffle_faults(report) == [
@@ -308,12 +240,12 @@ def test_a_card_removed_and_its_round_renumbered_and_rehashed_is_named_at_the_ne
         kept.extend(events[gone + 1 :])
         return events[:gone] + events[gone + 1 :]
 
-    _rewrite(env, rid, drop_a_middle_card)
-    assert _audit(env, rid)["chain"]["ok"]  # the chain alone cannot tell
+    forge_stream(env, rid, drop_a_middle_card)
+    assert audited(env, rid)["chain"]["ok"]  # the chain alone cannot tell
 
-    report = _verify(env)
+    report = verified(env)
 
-    next_card = next(e for _, e in kept if type(e).__name__ == "CardDealt")
+    next_card = next(e for e in kept if type(e).__name__ == "CardDealt")
     assert _shuffle_faults(report) == [
         (
             "Round.CardDealt",
@@ -328,9 +260,11 @@ def test_a_card_removed_and_its_round_renumbered_and_rehashed_is_named_at_the_ne
 def test_the_last_card_of_a_revealed_shoe_removed_is_named_at_the_reveal(store):
     env, path, ids = store
     rid, shoe = ids["closing_round"], ids["closed_shoe"]
-    _rewrite(env, rid, lambda events: [e for i, e in enumerate(events) if i != _cards(events)[-1]])
+    forge_stream(
+        env, rid, lambda events: [e for i, e in enumerate(events) if i != _cards(events)[-1]]
+    )
 
-    report = _verify(env)
+    report = verified(env)
 
     *_, (revealed, _, _) = _rows(path, shoe)
     assert _shuffle_faults(report) == [
@@ -350,13 +284,12 @@ def test_a_card_moved_to_a_place_already_drawn_is_named(store):
 
     def redraw(events: list) -> list:
         i = _cards(events)[4]
-        position, event = events[i]
-        events[i] = (position, dataclasses.replace(event, shoe_index=2))
+        events[i] = dataclasses.replace(events[i], shoe_index=2)
         return events
 
-    _rewrite(env, rid, redraw)
+    forge_stream(env, rid, redraw)
 
-    problems = [p for _, _, p in _shuffle_faults(_verify(env))]
+    problems = [p for _, _, p in _shuffle_faults(verified(env))]
     assert any(f"shoe {shoe} place 2 was already dealt at position" in p for p in problems)
     assert f"shoe {shoe} place 4 was never drawn, though place 5 was" in " ".join(problems)
 
@@ -373,21 +306,3 @@ def test_burns_and_cards_of_a_random_shoe_run_on_from_its_start(store):
     places = [e.shoe_index for e in events if type(e).__name__ in ("CardBurned", "CardDealt")]
     assert "CardBurned" in {type(e).__name__ for e in events}
     assert places == list(range(len(places)))
-
-
-def test_verify_table_counts_only_that_tables_snapshots(tmp_path):
-    from ledger.config import store_env
-
-    env = dict(store_env("sqlite", sqlite_path=str(tmp_path / "s.sqlite3"), environ={}))
-    app = TwentyOneLedger(env=env)
-    try:
-        ann = app.register_player("Ann")["player_id"]
-        for _ in range(60):
-            app.deposit(ann, 10)  # a snapshot of Ann's wallet at v50
-        table = app.open_table("casino", {})["table_id"]
-        whole, scoped = verify(app), verify(app, table=table)
-    finally:
-        app.close()
-    assert whole.snapshots_checked == 1
-    assert scoped.ok and scoped.snapshots_checked == 0
-    assert json.loads(json.dumps(scoped.to_dict()))["snapshots_checked"] == 0
