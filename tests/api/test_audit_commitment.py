@@ -74,7 +74,7 @@ def test_the_audit_flags_a_commitment_recorded_after_the_first_card(store, clien
     page = client.get(
         f"/audit/rounds/{rid}", headers=auth(auditor, {"Accept": "text/html"})
     ).get_data(as_text=True)
-    assert "Commitment first: FAIL" in page and "not fixed before the deal" in page
+    assert "Commitment and cut first: FAIL" in page and "not fixed before the deal" in page
 
     player = make_key("player", player_id=ann)
     mine = client.get(f"/v1/rounds/{rid}/audit", headers=auth(player)).get_json()
@@ -105,4 +105,4 @@ def test_the_audit_flags_a_cut_recorded_after_the_first_card(store, client, make
     page = client.get(
         f"/audit/rounds/{rid}", headers=auth(auditor, {"Accept": "text/html"})
     ).get_data(as_text=True)
-    assert "Commitment first: FAIL" in page and "the dealing order was not fixed" in page
+    assert "Commitment and cut first: FAIL" in page and "the dealing order was not fixed" in page

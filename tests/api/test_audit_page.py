@@ -132,7 +132,7 @@ def test_an_auditor_reads_the_whole_round_as_a_page(http):
     assert [r["type"] for r in rows if r["type"] in ("Committed", "Cut")] == ["Committed", "Cut"]
     types = [r["type"] for r in rows]
     assert types.index("Committed") < types.index("CardDealt")
-    assert "Commitment first: PASS" in html
+    assert "Commitment and cut first: PASS" in html
     committed = report["shoe"]["recorded"]["committed"]
     assert f"at position {committed['position']} in the log" in html
     pictured = [c for r in rows for c in r["cards"]]
