@@ -217,6 +217,18 @@ def handle_store_damaged(error: Any) -> Response:
     )
 
 
+def handle_store_error(error: Exception) -> Response:
+    # A SQLite file SQLite cannot read (cut short, a page overwritten) is named as the replay
+    # tools and the audit page name it; any other store error is an unexpected one.
+    from replay.store_file import unreadable_file
+
+    unreadable = unreadable_file(error, current_app.config.get("STORE_ENV"))
+    if unreadable is None:
+        return handle_unexpected(error)
+    current_app.logger.error("%s", unreadable)
+    return problem(500, "Store file damaged", str(unreadable), kind="store-file-damaged")
+
+
 def handle_unexpected(error: Exception) -> Response:
     current_app.logger.exception("unexpected error while handling a request", exc_info=error)
     return problem(500, "Internal error", "the server failed; the error has been logged")
@@ -245,6 +257,12 @@ def init_app(app: Flask, api: Any) -> None:
     from replay.damage import StoreDamaged
 
     app.register_error_handler(StoreDamaged, handle_store_damaged)
+    import sqlite3
+
+    from eventsourcing.persistence import PersistenceError
+
+    app.register_error_handler(sqlite3.DatabaseError, handle_store_error)
+    app.register_error_handler(PersistenceError, handle_store_error)
     # Documented once so every view can refer to it as "Problem".
     if "Problem" not in api.spec.components.schemas:
         api.spec.components.schema("Problem", schema=ProblemSchema)

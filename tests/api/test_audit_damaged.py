@@ -111,3 +111,18 @@ def test_the_audit_page_on_a_damaged_sqlite_file_is_an_html_page_naming_it(
     # decode to UTF-8": which depends on where the rows lie in the file.
     assert f"the SQLite file {path} is damaged" in page
     assert "malformed" in page or "Could not decode to UTF-8" in page
+
+
+def test_an_api_read_on_a_damaged_sqlite_file_is_a_problem_naming_it(store, client, make_key, auth):
+    """The JSON API says what the audit page and the replay tools say, not "internal error"."""
+    env, path, rid = store
+    headers = auth(make_key("auditor"))
+    assert client.get(f"/v1/rounds/{rid}/audit", headers=headers).status_code == 200
+    cut_short(path)
+
+    response = client.get(f"/v1/rounds/{rid}/audit", headers=headers)
+
+    assert response.status_code == 500 and response.mimetype == "application/problem+json"
+    problem = response.get_json()
+    assert problem["type"].endswith("/store-file-damaged")
+    assert f"the SQLite file {path} is damaged" in problem["detail"]
