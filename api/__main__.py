@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,6 +33,7 @@ from api import check_app_settings, create_app
 from api.keys_cli import ensure_admin_key
 from api.serving import ServerSettings, multiprocess_refusal, server_settings
 from ledger.config import SettingError, describe, store_env
+from replay.store_file import unreadable_file
 
 CONFIG = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
 
@@ -107,8 +109,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         app = create_app({"STORE_ENV": env})
     except SettingError as error:
         parser.exit(2, f"python -m api: {error}\n")
-    except PersistenceError as error:  # a server that cannot be reached, a schema not there
-        parser.exit(1, f"python -m api: {describe(env)}: {error}\n")
+    except (PersistenceError, sqlite3.DatabaseError) as error:
+        # A server that cannot be reached, a schema not there, a SQLite file SQLite cannot
+        # read (the ledger's or one beside it, named).
+        unreadable = unreadable_file(error, env)
+        said = str(unreadable) if unreadable is not None else f"{describe(env)}: {error}"
+        parser.exit(1, f"python -m api: {said}\n")
     host, port = server.host, server.port
     if args.dev:
         # Flask reads FLASK_DEBUG itself; with it, a reloader process watches the files and

@@ -17,7 +17,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError, Application, Recording
 from eventsourcing.persistence import IntegrityError, Mapper, Transcoder
 
-from ledger.config import env_bool, sibling_store_env
+from ledger.config import DEFAULT_CACHE_SIZE, env_bool, sibling_store_env
 from ledger.domain.chain import project, snapshot_state
 from ledger.domain.command import CommandRecord, command_record_id, fingerprint
 from ledger.domain.player import Player
@@ -43,7 +43,7 @@ class TwentyOneLedger(Bankroll, Tables, Rounds, PoolAndDeal, ConcurrentStartup, 
     name = "TwentyOneLedger"
     snapshotting_intervals = {Table: 50, Player: 50}
     snapshotting_projectors = {Table: project, Player: project}
-    env = {"AGGREGATE_CACHE_MAXSIZE": "2000"}
+    env = {"AGGREGATE_CACHE_MAXSIZE": str(DEFAULT_CACHE_SIZE)}
 
     def __init__(self, env: dict[str, Any] | None = None) -> None:
         super().__init__(env)

@@ -30,7 +30,6 @@ from ledger.errors import LedgerError
 FAMILIES = ("vingt-un", "hoyle-1913", "ochko", "casino")
 STORES = ("memory", "sqlite", "postgres")
 # Options of the casino table only: given with another family they are an error, not ignored.
-CASINO_ONLY = ("decks", "soft17", "payout", "das", "surrender", "strategy")
 CASINO_DEFAULTS = {
     "decks": 6,
     "soft17": "stand",
@@ -149,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def settings_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Any:
-    from ledger.simulate import Settings
+    from ledger.simulate import CASINO_ONLY, Settings
 
     given = [name for name in CASINO_ONLY if getattr(args, name) is not None]
     if args.family != "casino" and given:

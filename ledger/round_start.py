@@ -10,7 +10,7 @@ from ledger.domain.table import Table
 from ledger.errors import NotPermitted, RuleViolation, WrongPhase
 from ledger.games import opening
 from ledger.games.play import Play
-from ledger.shoes import RoundCards
+from ledger.shoes import RETIRED_BEFORE_ROUND, RoundCards
 from ledger.unit_of_work import UnitOfWork
 
 CHOOSE_CLAUSE = {"vingt-un": "VU-2", "hoyle-1913": "H13-4", "ochko": "OC-2", "casino": "CB-1"}
@@ -102,7 +102,7 @@ def _ensure_shoe(
             spent = _too_few_left(table) or table.shoe_dealer != table.dealer
         if not spent:
             return False
-        app.shoes.retire(uow.shoe(table.shoe_id), dealt, "shoe retired before a round")
+        app.shoes.retire(uow.shoe(table.shoe_id), dealt, RETIRED_BEFORE_ROUND)
     uow.add(app.shoes.new_shoe(table, cutter, CUT_CLAUSE[table.family], uow, cut))
     return True
 

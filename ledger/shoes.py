@@ -23,6 +23,14 @@ from ledger.vault import ShoeVault
 FIXED_CLAUSE = "L-FIXED-SHOE"
 BURN_CLAUSE = "CB-X-SHOE"
 
+# Why a shoe was retired, as its Shoe.Revealed records it (the audit tells who caused a reveal
+# by these words: one spelling each, here).
+RETIRED_TABLE_CLOSED = "the table closed"
+RETIRED_USED_UP = "used up mid-round"
+RETIRED_BEFORE_ROUND = "shoe retired before a round"
+RETIRED_CUT_REPLACED = "replaced by a cut for the deal"
+RETIRED_CUT_FOR_DEAL = "cut for the deal"
+
 
 def fixed_commitment(order: list[str]) -> str:
     return hashlib.sha256(json.dumps(order, separators=(",", ":")).encode()).hexdigest()
@@ -171,7 +179,7 @@ class RoundCards:
         index = rnd.shoe_next
         if index >= len(order):
             old = self.uow.shoe(rnd.shoe_id)
-            self.service.retire(old, index, "used up mid-round")
+            self.service.retire(old, index, RETIRED_USED_UP)
             table = self.uow.table(self.table.id)
             stock = used_cards(table.rules.packs, rnd)
             shoe = self.service.new_shoe(table, self.cutter, self.clause, self.uow, stock=stock)

@@ -14,12 +14,13 @@ from typing import Any
 
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table
+from ledger.shoes import RETIRED_TABLE_CLOSED
 from replay import log_positions
 from replay.damage import decode
 from replay.stretch import Stretch
 
 # The reason ``close_table`` (ledger/use_cases/tables.py) gives the reveal.
-TABLE_CLOSED = "the table closed"
+TABLE_CLOSED = RETIRED_TABLE_CLOSED
 AUTOMATIC = "ledger"
 
 

@@ -23,7 +23,7 @@ from ledger.domain.chain import canonical
 from replay.damage import Versions, decode
 from replay.event_schemas import ENVELOPE_FIELDS, SCHEMA_VERSION, event_topics
 from replay.json_option import json_parent, wants_json
-from replay.store import first_event_type, notifications
+from replay.store import not_a, notifications, stream_kind
 
 ROUND_STARTED = event_topics()["Round.Started"]
 SHOE_COMMITTED = event_topics()["Shoe.Committed"]
@@ -187,8 +187,9 @@ def _export_command(args: argparse.Namespace, env: Mapping[str, str] | None = No
             except ValueError:
                 print(f"export: {args.table!r} is not a table id", file=sys.stderr)
                 return 1
-            if first_event_type(app, table_id) != "Table.Opened":
-                print(f"export: {table_id} is no table in this log", file=sys.stderr)
+            kind = stream_kind(app, table_id)
+            if kind != "Table":
+                print(f"export: {not_a(kind, table_id, 'table')}", file=sys.stderr)
                 return 1
         if args.output is not None:
             export_file(app, args.output, args.table)

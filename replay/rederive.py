@@ -154,6 +154,14 @@ class _Replay:
                 f"released after the deal: recorded {recorded}, now {now}"
             )
 
+    def legacy_dealt(self, recorded: dict[str, Any], now: dict[str, Any]) -> bool:
+        """Whether a card's actor differs as the ledger's older records differ: today the
+        round's dealer deals it, where a player of the round (whoever's command dealt it) was
+        recorded. Any other actor is a plain difference."""
+        rnd = self.app.get_round(self.round_id)
+        callers = {hand["player"] for hand in rnd.hands.values()} | {"admin"}
+        return now.get("actor") == rnd.dealer and recorded.get("actor") in callers
+
     def name_card_actors(self) -> None:
         """Cards whose actor alone differs, named in one line: a round recorded before the
         ledger named the dealer as the actor of the cards he deals named whoever's command
@@ -204,7 +212,7 @@ class _Replay:
         if isinstance(rec, Round.HandSettled):
             return True  # compared in full, hand by hand, afterwards
         changed = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
-        if changed == ["actor"] and isinstance(rec, Round.CardDealt):
+        if changed == ["actor"] and isinstance(rec, Round.CardDealt) and self.legacy_dealt(a, b):
             self.dealt_by_caller.append(f"v{rec.originator_version}")
             return True
         if changed:

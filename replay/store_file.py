@@ -12,6 +12,8 @@ writes.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -84,15 +86,42 @@ def unreadable_file(
 ) -> UnreadableFile | None:
     """``error`` (or what caused it) as :class:`UnreadableFile` when SQLite says the file is
     malformed or not a database, naming the file ``env`` (an eventsourcing environment)
-    points at; None for any other error (a locked database, a lost connection …)."""
+    points at; None for any other error (a locked database, a lost connection …), and for
+    any error of a store that is not SQLite (a PostgreSQL message may hold the same words)."""
+    if env is not None and env.get("PERSISTENCE_MODULE") not in (None, "eventsourcing.sqlite"):
+        return None
     for link in _chain(error):
         if not isinstance(link, DATABASE_ERRORS):
             continue
         code = _code(link)
         if code in _WORDS:
-            path = sqlite_path(env)
+            path = damaged_file(sqlite_path(env))
             return UnreadableFile(path, str(link), not_sqlite=code == SQLITE_NOTADB)
     return None
+
+
+# The files that live beside the ledger's (``ledger.config.sibling_store_env``): an error
+# does not say which file it came from, and the API reads all three.
+SIBLINGS = ("vault", "api")
+
+
+def damaged_file(path: str | None) -> str | None:
+    """Of the ledger's SQLite file and the files beside it, the first that SQLite finds
+    damaged (``PRAGMA quick_check``, read-only; asked only once an error says one is), else
+    ``path`` itself."""
+    if path is None or path.startswith(":memory:") or path.startswith("file:"):
+        return path
+    for candidate in (path, *(f"{path}.{name}" for name in SIBLINGS)):
+        if not os.path.exists(candidate):
+            continue
+        try:
+            with contextlib.closing(sqlite3.connect(f"file:{candidate}?mode=ro", uri=True)) as db:
+                (verdict,) = db.execute("PRAGMA quick_check").fetchone()
+        except sqlite3.DatabaseError:
+            return candidate
+        if verdict != "ok":
+            return candidate
+    return path
 
 
 def sqlite_path(env: Mapping[str, str] | None) -> str | None:

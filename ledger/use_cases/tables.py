@@ -9,6 +9,7 @@ from ledger.cards import pip_value
 from ledger.domain.table import Table
 from ledger.errors import InvalidCommand, NotPermitted, RuleViolation, WrongPhase
 from ledger.rules import rules_for
+from ledger.shoes import RETIRED_CUT_FOR_DEAL, RETIRED_CUT_REPLACED, RETIRED_TABLE_CLOSED
 from ledger.text import check_text
 from ledger.unit_of_work import UnitOfWork
 from ledger.use_cases.inputs import ADMIN
@@ -133,7 +134,7 @@ class Tables:
             table = uow.table(table_id)
             table.close(actor)
             if table.shoe_id is not None:
-                self.shoes.retire(uow.shoe(table.shoe_id), table.shoe_next, "the table closed")
+                self.shoes.retire(uow.shoe(table.shoe_id), table.shoe_next, RETIRED_TABLE_CLOSED)
             return {"table_id": str(table.id), "closed": True}
 
         return self._run("close_table", {"table": str(table_id)}, command_id, actor, body)
@@ -144,9 +145,7 @@ class Tables:
         shoe in use is retired first: the cut's shoe takes its place at the table, and a
         replaced shoe is revealed (SHUFFLE.md)."""
         if table.shoe_id is not None:
-            self.shoes.retire(
-                uow.shoe(table.shoe_id), table.shoe_next, "replaced by a cut for the deal"
-            )
+            self.shoes.retire(uow.shoe(table.shoe_id), table.shoe_next, RETIRED_CUT_REPLACED)
         shoe = uow.add(self.shoes.new_shoe(table, actor, "VU-2", uow))
         order = self.shoes.order(shoe)
         cuts = []
@@ -161,7 +160,7 @@ class Tables:
                 clause="VU-2",
             )
             cuts.append((pip_value(card), "A23456789TJQK".index(card[0]), seat, player))
-        self.shoes.retire(shoe, len(cuts), "cut for the deal")
+        self.shoes.retire(shoe, len(cuts), RETIRED_CUT_FOR_DEAL)
         return min(cuts)[3]
 
     def fix_next_shoe(self, table_id: str, order: list[str]) -> None:

@@ -154,22 +154,27 @@ class Projections:
         # took it between a rollback and the reset would trust caches the failed batch left.
         with self.views._lock, gc_paused():
             try:
-                try:
-                    return self._fold_batch(target, lock_timeout)
-                except _Misread as misread:
-                    # The batch was rolled back part-way through an event; what came before
-                    # the damaged event is folded again and kept, as for undecodable bytes.
-                    self._committed = None
-                    for projector in self.projectors:
-                        projector.clear()
-                    damaged = misread.damaged
-                    self._fold_batch(damaged.position - 1, lock_timeout)
-                    raise damaged from misread.__cause__
+                return self._fold_batch(target, lock_timeout)
+            except _Misread as misread:
+                # The batch was rolled back part-way through an event: what came before the
+                # damaged event is folded again below and kept, as for undecodable bytes.
+                self._forget()
+                damaged, cause = misread.damaged, misread.__cause__
             except BaseException:
-                self._committed = None
-                for projector in self.projectors:
-                    projector.clear()
+                self._forget()
                 raise
+            try:
+                self._fold_batch(damaged.position - 1, lock_timeout)
+            except BaseException:
+                self._forget()
+                raise
+            raise damaged from cause
+
+    def _forget(self) -> None:
+        """After a rolled-back batch: trust no cached row and no remembered position."""
+        self._committed = None
+        for projector in self.projectors:
+            projector.clear()
 
     def _fold_batch(self, target: int, lock_timeout: float) -> tuple[int, int]:
         with self.views.transaction(lock_timeout) as db:

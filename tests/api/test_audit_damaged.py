@@ -4,6 +4,8 @@ run ``python -m replay verify``, instead of a bare internal error."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from tampering import corrupt_event, cut_short, delete_event, first_row, overwrite_pages
 
@@ -126,3 +128,36 @@ def test_an_api_read_on_a_damaged_sqlite_file_is_a_problem_naming_it(store, clie
     problem = response.get_json()
     assert problem["type"].endswith("/store-file-damaged")
     assert f"the SQLite file {path} is damaged" in problem["detail"]
+
+
+def test_a_damaged_file_beside_the_ledger_s_is_the_one_named(store):
+    """The API's keys live in a file of their own beside the ledger's: when that one is
+    damaged, the error (which names no file) is put on it, not on the healthy event log
+    (reviewer's finding)."""
+    import sqlite3
+
+    from replay.store_file import unreadable_file
+
+    env, path, rid = store
+    first = create_app({"TESTING": True, "STORE_ENV": env})
+    first.extensions["api_store"].create_key("admin", None, "")
+    for store_ in ("api_store", "ledger"):  # closed: their writes are in the files themselves
+        first.extensions[store_].close()
+    keys = Path(f"{path}.api")
+    cut_short(keys, 2000)
+
+    found = unreadable_file(sqlite3.DatabaseError("database disk image is malformed"), env)
+
+    assert found is not None and found.path == str(keys)
+    assert f"the SQLite file {keys} is damaged" in str(found)
+
+
+def test_a_postgresql_error_is_never_read_as_a_damaged_sqlite_file():
+    from eventsourcing.persistence import ProgrammingError
+
+    from ledger.config import store_env
+    from replay.store_file import unreadable_file
+
+    error = ProgrammingError('malformed array literal: "x"')
+    assert unreadable_file(error, store_env("postgres", environ={})) is None
+    assert unreadable_file(error, store_env("sqlite", sqlite_path=":memory:", environ={}))
