@@ -103,3 +103,25 @@ def test_the_command_refuses_a_bad_store_setting():
     err = io.StringIO()
     assert reveal_retired(io.StringIO(), err, {"LEDGER_STORE": "nowhere"}) == 2
     assert "LEDGER_STORE" in err.getvalue()
+
+
+def test_the_command_names_a_shoe_whose_seed_is_missing_and_exits_1(tmp_path, monkeypatch):
+    from ledger.vault import ShoeVault
+
+    environ = {"LEDGER_STORE": "sqlite", "LEDGER_SQLITE_PATH": str(tmp_path / "old.sqlite3")}
+    before = TwentyOneLedger(env=store_env(environ=environ))
+    table = cut_table(before)
+    shoe = before.get_table(table).shoe_id
+    with monkeypatch.context() as patch:
+        old_release(before, patch, "the table closed")
+        before.close_table(table)
+    before.close()
+
+    def lost(vault, shoe_id):
+        raise AggregateNotFoundError(shoe_id)
+
+    monkeypatch.setattr(ShoeVault, "open", lost)
+    out, err = io.StringIO(), io.StringIO()
+    assert reveal_retired(out, err, environ) == 1
+    assert json.loads(out.getvalue())["seed_missing"] == [str(shoe)]
+    assert f"shoe {shoe} was retired without a reveal" in err.getvalue()
