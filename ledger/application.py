@@ -34,12 +34,15 @@ from ledger.transcoder import OrjsonTranscoder
 from ledger.unit_of_work import LedgerProcessingEvent, UnitOfWork
 from ledger.use_cases.bankroll import Bankroll
 from ledger.use_cases.pool_and_deal import PoolAndDeal
+from ledger.use_cases.retired_shoes import RetiredShoes
 from ledger.use_cases.rounds import Rounds
 from ledger.use_cases.tables import Tables
 from ledger.vault import ShoeVault
 
 
-class TwentyOneLedger(Bankroll, Tables, Rounds, PoolAndDeal, ConcurrentStartup, Application):
+class TwentyOneLedger(
+    Bankroll, Tables, Rounds, PoolAndDeal, RetiredShoes, ConcurrentStartup, Application
+):
     name = "TwentyOneLedger"
     snapshotting_intervals = {Table: 50, Player: 50}
     snapshotting_projectors = {Table: project, Player: project}

@@ -9,6 +9,9 @@ progress bar on stderr when stderr is a terminal.
 ``open-pools`` opens, on the configured store, the pool of every Vingt-un table recorded
 before tables kept their pools in their own stream, and prints ONE JSON object.
 
+``reveal-retired`` reveals, on the configured store, every shoe a table retired without a
+reveal (a cut for the deal before 7ce9108), and prints ONE JSON object.
+
 ``--seed`` makes a run reproducible: the shoes' server seeds and cuts then come from
 ``random.Random(seed)`` instead of ``secrets`` (simulation only; see ``ShoeService.rng``).
 """
@@ -78,6 +81,15 @@ def build_parser() -> argparse.ArgumentParser:
         "log's transfers for all of them; print ONE JSON object. Run it once after upgrading, "
         "in a quiet hour (it reads every transfer event), instead of leaving each table's "
         "first command that moves pool money to fold the log.",
+    )
+    commands.add_parser(
+        "reveal-retired",
+        help="reveal the shoes tables retired without a reveal (before 7ce9108)",
+        description="On the store LEDGER_STORE names: reveal, from the shoe vault, every shoe "
+        "a table retired (another shoe replaced it, or the table closed) that has no "
+        "Shoe.Revealed; print ONE JSON object. Run it once after upgrading: a cut for the "
+        "deal used to replace the shoe in use without revealing it, which replay verify "
+        "now reports. Running it again reveals nothing.",
     )
     sim.add_argument(
         "--family", choices=FAMILIES, default="casino", help="rule family (default casino)"
@@ -284,6 +296,27 @@ def open_pools(stdout: TextIO, stderr: TextIO, environ: Any = None) -> int:
     return 0
 
 
+def reveal_retired(stdout: TextIO, stderr: TextIO, environ: Any = None) -> int:
+    command = "reveal-retired"
+    try:
+        with _ledger(command, stderr, lambda: store_env(environ=environ, create=False)) as (
+            app,
+            env,
+        ):
+            done = app.reveal_retired()
+    except _Refused as refused:
+        return refused.code
+    for shoe_id in done["seed_missing"]:
+        print(
+            f"python -m ledger {command}: shoe {shoe_id} was retired without a reveal, and the "
+            "shoe vault does not hold its seed: it cannot be revealed",
+            file=stderr,
+        )
+    out = {"count": len(done["revealed"]), **done, "store_description": describe(env)}
+    stdout.write(json.dumps(out) + "\n")
+    return 1 if done["seed_missing"] else 0
+
+
 def main(
     argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> int:
@@ -294,5 +327,7 @@ def main(
         return simulate(args, args.subparser, stdout, stderr)
     if args.command == "open-pools":
         return open_pools(stdout, stderr)
+    if args.command == "reveal-retired":
+        return reveal_retired(stdout, stderr)
     parser.print_help(stderr)
     return 2
