@@ -19,16 +19,30 @@ _STORE_KEYS = ("LEDGER_", "POSTGRES_")
 MAX_BODY = 64 * 1024
 
 
-def check_app_settings(environ: Mapping[str, str]) -> None:
-    """Read the settings ``create_app`` reads from the environment, so that a bad one
-    (``SettingError`` naming it) is refused before the store is opened or made."""
-    from api import read_models
+def app_settings(
+    config: Mapping[str, Any], environ: Mapping[str, str], store: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """Every setting the app reads besides the store's, parsed (app config over the store's
+    env over the environment): one list, so ``python -m api`` refuses what ``create_app``
+    would. A bad one raises ``SettingError`` naming it."""
     from api.audit_page import cookie_secure_setting
     from api.auth import key_cache_setting
+    from api.read_models import projection_settings
 
-    key_cache_setting({}, environ)
-    cookie_secure_setting({}, environ)
-    read_models.projection_settings(environ)
+    ledger = {k: str(v) for k, v in config.items() if k.startswith("LEDGER_")}
+    mode, wait_ms = projection_settings({**environ, **(store or {}), **ledger})
+    return {
+        "API_KEY_CACHE_SECONDS": key_cache_setting(config, environ),
+        "AUDIT_COOKIE_SECURE": cookie_secure_setting(config, environ),
+        "LEDGER_PROJECTIONS": mode,
+        "LEDGER_PROJECTION_WAIT_MS": wait_ms,
+    }
+
+
+def check_app_settings(environ: Mapping[str, str]) -> None:
+    """Refuse a bad setting ``create_app`` would read from the environment before the store
+    is opened or made (``SettingError`` naming it)."""
+    app_settings({}, environ)
 
 
 class SettingRefused(click.ClickException):
@@ -72,14 +86,10 @@ def _build(config: Mapping[str, Any] | None) -> Flask:
     )
     app.config.from_mapping(config)
     from api import read_models
-    from api.audit_page import cookie_secure_setting
-    from api.auth import key_cache_setting
 
     # A bad value stops the app at start, before the store is opened (or, on SQLite, its
     # file made), not at a request.
-    app.config["API_KEY_CACHE_SECONDS"] = key_cache_setting(app.config, os.environ)
-    app.config["AUDIT_COOKIE_SECURE"] = cookie_secure_setting(app.config, os.environ)
-    read_models.configure(app, dict(given_env or {}))
+    app.config.update(app_settings(app.config, os.environ, given_env))
     if given_env is None:
         overrides = {k: str(v) for k, v in config.items() if k.startswith(_STORE_KEYS)}
         env = store_env(environ={**os.environ, **overrides})

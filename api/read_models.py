@@ -12,7 +12,6 @@ projector), so it is as fresh as the store.
 
 from __future__ import annotations
 
-import os
 import weakref
 from collections.abc import Mapping
 from typing import Any
@@ -32,17 +31,8 @@ def projection_settings(source: Mapping[str, str]) -> tuple[str, int]:
     return mode, env_int("LEDGER_PROJECTION_WAIT_MS", 2000, source, minimum=0)
 
 
-def configure(app: Flask, env: dict[str, str]) -> None:
-    """Read the projection settings (app config, the store's env, the environment) into
-    ``app.config``; a bad one raises ``SettingError`` before anything is opened."""
-    settings = {**env, **{k: str(v) for k, v in app.config.items() if k.startswith("LEDGER_")}}
-    mode, wait_ms = projection_settings({**os.environ, **settings})
-    app.config["LEDGER_PROJECTIONS"] = mode
-    app.config["LEDGER_PROJECTION_WAIT_MS"] = wait_ms
-
-
 def init_app(app: Flask, ledger: Any, env: dict[str, str]) -> None:
-    """Open the read models for ``ledger`` (settings read by :func:`configure`)."""
+    """Open the read models for ``ledger`` (their settings read by ``api.app_settings``)."""
     from replay.projections import open_projections
 
     projections = open_projections(ledger, env)
