@@ -166,7 +166,8 @@ def check_sqlite_path(path: str, *, create: bool = True, name: str = "LEDGER_SQL
             raise StoreSettingError(f"{name} {path!r} is not a SQLite database")
     elif not create:
         raise StoreSettingError(
-            f"{name} {path!r} does not exist (this command only reads a ledger; check the path)"
+            f"{name} {path!r} does not exist (this command works on an existing ledger and "
+            "makes none; check the path)"
         )
 
 
