@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from ledger.cards import is_ace, is_natural
+from ledger.cards import declared_ace_counts, is_ace, is_natural, pip_value
 from ledger.domain.round import BUST, DEALER, OPEN, Round
 from ledger.errors import (
     DrawLimitReached,
     HandClosed,
     InvalidCommand,
     NotPermitted,
+    OutOfTurn,
     RuleViolation,
     WrongPhase,
 )
@@ -99,11 +100,26 @@ def check_ace_choice(play: Play, hand_id: str, index: int, value: int, player_id
     if hand["status"] != OPEN or hand.get("settled"):
         raise HandClosed(f"hand {hand_id} is no longer open", "OC-7")
     if hand_id != DEALER:
+        if rnd.current_turn() != hand_id:
+            # OC-6: hands play in the order of the deal, a valuation with the rest.
+            raise OutOfTurn(f"it is not hand {hand_id}'s turn", "OC-6")
         # holder_ends_turn: valued afresh, an ace could take back the 21 or the over-draw
         # that ended the turn, which without the option has passed already.
         turns.refuse_unless_standing(play, hand)
     if not 0 <= index < len(hand["cards"]) or not is_ace(hand["cards"][index]):
         raise InvalidCommand(f"card {index} of hand {hand_id} is not an ace", "OC-7")
+    if value == 11:
+        # A choice is the holder's count, not a draw: it may not make an over-draw (OC-9)
+        # out of cards already held. Undeclared aces count 1 beside it, as they would.
+        cards = hand["cards"]
+        counts = declared_ace_counts(cards, {int(k): v for k, v in hand["aces"].items()})
+        counts.pop(index, None)
+        least = 11 + sum(counts.get(i, pip_value(c)) for i, c in enumerate(cards) if i != index)
+        if least > 21:
+            raise RuleViolation(
+                f"ace {index} of hand {hand_id} counted 11 would make {least}, over 21: count it 1",
+                "OC-7",
+            )
 
 
 def dealer_turn(play: Play) -> None:

@@ -21,7 +21,7 @@ from private_tables import (
     wallets,
 )
 
-from ledger.errors import InvalidRules, MustStand, OutOfTurn
+from ledger.errors import InvalidRules, MustStand, OutOfTurn, RuleViolation
 from ledger.rules import rules_for, rules_from_record
 
 ON = {"holder_ends_turn": True}
@@ -210,17 +210,24 @@ def test_OC_11_a_hidden_bust_keeps_the_turn_and_is_recorded_when_its_holder_stan
     assert_books_balance(app, rid)
 
 
-def test_OC_11_an_ace_valued_over_21_waits_like_a_drawn_bust(app, fund):
+def test_OC_7_an_ace_counted_1_by_a_draw_may_not_be_valued_11_over_21_with_the_option(app, fund):
     table, banker, (p1, p2) = open_table(app, fund, "ochko", {**ON, "punter_bust_pays": False})
-    # h1 AC 5C draws 9D: 15 counting the ace 1; valued 11, it is 25.
+    # h1 AC 5C draws 9D: 15 counting the ace 1; valued 11 it would be 25, which no choice makes.
     rid = start(app, table, banker, dealt([("AC", "5C"), ("9D", "8S")], ("8H", "9C"), ["9D"]))
     stake_all(app, rid, "ochko", banker, p1, p2)
     app.act(rid, "hit", actor=p1, hand="h1")
-    app.act(rid, "ace_value", actor=p1, hand="h1", index=0, value=11)
+    refusal = assert_refused(
+        app,
+        rid,
+        lambda: app.act(rid, "ace_value", actor=p1, hand="h1", index=0, value=11),
+        RuleViolation,
+        "OC-7",
+    )
+    assert "would make 25, over 21" in str(refusal)
 
     assert app.get_round(rid).current_turn() == "h1" and closing(app, rid) == []
     app.act(rid, "stand", actor=p1, hand="h1")
-    assert closing(app, rid) == [("HandOverdrawn", "h1", "OC-9", 25)]
+    assert closing(app, rid) == [("HandStood", "h1", p1, 15)]
 
 
 def test_OC_11_a_bust_the_punter_pays_at_once_passes_the_turn_at_once(app, fund):

@@ -392,6 +392,98 @@ def test_OC_7_only_the_holder_values_an_ace_and_only_as_one_or_eleven(app, fund)
     assert_books_balance(app, rid)
 
 
+def test_OC_7_a_banker_ace_declared_eleven_counts_one_when_his_draw_would_take_him_over_21(
+    app, fund
+):
+    # The review's case: A 5 valued 16, then a 9. Held to 11 he would be at 25 and pay every
+    # punter double (OC-9); counting the ace 1, as any holder would, he stands on 15.
+    table, banker, (p1, p2) = open_table(app, fund)
+    before = wallets(app, banker, p1, p2)
+    rid = start(
+        app,
+        table,
+        banker,
+        dealt(hands=[("TC", "8C"), ("9C", "9D")], banker=("AD", "5H"), draws=["9S"]),
+    )
+    app.place_stake(rid, p1, 100)
+    app.place_stake(rid, p2, 300)
+    app.act(rid, "stand", actor=p1, hand="h1")
+    app.act(rid, "stand", actor=p2, hand="h2")
+
+    app.act(rid, "ace_value", actor=banker, index=0, value=11)
+    assert app.get_round(rid).total("dealer") == 16
+    app.act(rid, "dealer_draw", actor=banker)
+    assert app.get_round(rid).total("dealer") == 15
+    assert [e for e in round_events(app, rid) if type(e).__name__ == "HandOverdrawn"] == []
+    app.act(rid, "dealer_stand", actor=banker)
+
+    assert_settled(app, rid, {"h1": (100, ["OC-8"]), "h2": (300, ["OC-8"])})
+    assert_wallets(app, before, {p1: 100, p2: 300, banker: -400})
+    assert_books_balance(app, rid)
+
+
+def test_OC_7_a_punter_ace_declared_eleven_counts_one_after_a_draw_and_cannot_be_eleven_again(
+    app, fund
+):
+    table, banker, (p1, p2) = open_table(app, fund)
+    before = wallets(app, banker, p1, p2)
+    rid = start(
+        app,
+        table,
+        banker,
+        dealt(hands=[("AC", "5C"), ("TD", "8D")], banker=("TH", "7H"), draws=["9S"]),
+    )
+    app.place_stake(rid, p1, 200)
+    app.place_stake(rid, p2, 300)
+
+    app.act(rid, "ace_value", actor=p1, hand="h1", index=0, value=11)  # 16
+    app.act(rid, "hit", actor=p1, hand="h1")  # 9S: 15, not 25
+    rnd = app.get_round(rid)
+    assert (rnd.total("h1"), rnd.hands["h1"]["status"], rnd.current_turn()) == (15, "open", "h1")
+    # Counted 11 again, the ace would make 25 out of cards already held: no choice makes that.
+    assert_refused(
+        app,
+        rid,
+        lambda: app.act(rid, "ace_value", actor=p1, hand="h1", index=0, value=11),
+        RuleViolation,
+        "OC-7",
+    )
+    app.act(rid, "stand", actor=p1, hand="h1")
+    app.act(rid, "stand", actor=p2, hand="h2")
+    app.act(rid, "dealer_stand", actor=banker)  # 17
+
+    assert_settled(app, rid, {"h1": (-200, ["OC-8"]), "h2": (300, ["OC-8"])})
+    assert_wallets(app, before, {p1: -200, p2: 300, banker: -100})
+    assert_books_balance(app, rid)
+
+
+def test_OC_7_two_aces_cannot_both_count_eleven_and_a_punter_values_his_aces_in_his_turn(app, fund):
+    table, banker, (p1, p2) = open_table(app, fund)
+    rid = start(app, table, banker, dealt(hands=[("TC", "6C"), ("AC", "AD")], banker=("TH", "7H")))
+    app.place_stake(rid, p1, 200)
+    app.place_stake(rid, p2, 300)
+
+    # h1 plays first (OC-6): h2 values his aces when his turn comes, as he draws.
+    assert_refused(
+        app,
+        rid,
+        lambda: app.act(rid, "ace_value", actor=p2, hand="h2", index=0, value=11),
+        OutOfTurn,
+        "OC-6",
+    )
+    app.act(rid, "stand", actor=p1, hand="h1")
+    app.act(rid, "ace_value", actor=p2, hand="h2", index=0, value=11)  # 12
+    assert_refused(
+        app,
+        rid,
+        lambda: app.act(rid, "ace_value", actor=p2, hand="h2", index=1, value=11),
+        RuleViolation,
+        "OC-7",
+    )
+    rnd = app.get_round(rid)
+    assert (rnd.total("h2"), rnd.hands["h2"]["status"]) == (12, "open")
+
+
 # -- OC-8 the comparison ---------------------------------------------------------------------
 
 

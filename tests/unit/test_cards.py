@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from ledger.cards import (
     RANKS,
     SUITS,
+    declared_ace_counts,
     hand_total,
     is_ace,
     is_card,
@@ -170,15 +171,32 @@ def test_russian_holder_may_count_an_ace_as_one():
     assert totals_with_aces(["AC", "6D"], {0: 1}) == 7
 
 
-def test_russian_declared_ace_counts_as_declared_even_past_21():
-    assert totals_with_aces(["AC", "6D", "9H"], {0: 11}) == 26
+def test_russian_ace_declared_eleven_counts_one_once_a_card_would_take_it_over_21():
+    # OC-7: the holder chooses, and nobody chooses 26 over 16.
+    assert totals_with_aces(["AC", "6D"], {0: 11}) == 17
+    assert totals_with_aces(["AC", "6D", "9H"], {0: 11}) == 16
+    assert declared_ace_counts(["AC", "6D", "9H"], {0: 11}) == {0: 1}
+    # An ace declared 1 stays 1 where 11 would fit: that choice binds.
+    assert totals_with_aces(["AC", "6D", "2H"], {0: 1}) == 9
 
 
 def test_undeclared_ace_is_judged_with_the_declared_ones():
     # The declared 11 already makes 20 with the 9: the other ace must count 1.
     assert totals_with_aces(["AC", "AD", "9H"], {0: 11}) == 21
     assert totals_with_aces(["AC", "AD", "9H"], {0: 1}) == 21
-    assert totals_with_aces(["AC", "AD", "9H", "5S"], {0: 11}) == 26
+    assert totals_with_aces(["AC", "AD", "9H", "5S"], {0: 11}) == 16
+    # Two aces declared 11 cannot both count it: the later one gives way.
+    assert declared_ace_counts(["AC", "AD"], {0: 11, 1: 11}) == {0: 11, 1: 1}
+
+
+@given(st.lists(any_card, min_size=1, max_size=12), st.data())
+def test_declared_aces_never_take_a_hand_over_21_that_counting_them_1_would_not(hand, data):
+    aces = [i for i, card in enumerate(hand) if card[0] == "A"]
+    declared = {i: data.draw(st.sampled_from([1, 11])) for i in aces if data.draw(st.booleans())}
+    all_ones = sum(pip_value(card) for card in hand)  # every ace at 1
+    total = totals_with_aces(hand, declared)
+    assert total >= all_ones
+    assert total <= 21 or total == all_ones
 
 
 @pytest.mark.parametrize(
