@@ -222,6 +222,7 @@ def _versus(total: int, dealer: int, dealer_bust: bool) -> tuple[int, list[str],
 def settle(play: Play) -> None:
     rnd = play.rnd
     dealers = rnd.dealer_hand_ids()
+    _check_standing(rnd)
     for _ in overdrawn_dealer_hands(rnd):  # VU-27 (b), for each hand he over-drew
         private.pay_to_pool(
             play,
@@ -244,6 +245,28 @@ def settle(play: Play) -> None:
     share, memo = tie_share(play.rules, tie_receipts(rnd, live))
     private.pay_to_pool(play, play.banker_account, share, "VU-27", memo)
     phases.end_round(play, *passes_deal(play))
+
+
+def _check_standing(rnd: Round) -> None:
+    """Every hand settled against the dealer stands at 21 or less: an over-draw pays at
+    once (VU-12), and two cards given at once wait for their holder's choice (VU-23). A
+    live hand over 21 was never stood by its holder, and paying it as standing (VU-14)
+    would pay a hand the book has lost; refused, nothing written."""
+    for hand in rnd.live_hands():
+        total = rnd.total(hand["id"])
+        if total <= 21:
+            continue
+        if hand.get("pending_two"):
+            raise RuleViolation(
+                f"hand {hand['id']} is at {total} with two cards given at once still to keep "
+                "or reject: it cannot be settled as standing",
+                "VU-23",
+            )
+        raise RuleViolation(
+            f"hand {hand['id']} is at {total}, over 21, yet not settled as an over-draw: it "
+            "cannot be settled as standing",
+            "VU-12",
+        )
 
 
 def _dealer(rnd: Round, dealer_id: str) -> tuple[int, bool]:
