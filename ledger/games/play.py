@@ -87,11 +87,15 @@ class Play:
             return stake * self.rules.split_exposure
         return stake * self.rules.hold_multiple(others)
 
-    def cover_bank(self, stake: int, clause: str, *, split: bool = False) -> None:
-        """A player-banker puts up what the stake could cost him (no-credit tables)."""
+    def cover_bank(
+        self, stake: int, clause: str, *, split: bool = False, exposure: int | None = None
+    ) -> None:
+        """A player-banker puts up what the stake could cost him (no-credit tables):
+        ``exposure`` times it when the book knows that much (VU-21: what one more dealer
+        hand can pay), else its worst case at staking."""
         if self.rules.house_banked or self.rules.credit:
             return
-        multiple = self.rules.split_exposure if split else None
+        multiple = self.rules.split_exposure if split else exposure
         need = stake * (self.rules.banker_exposure if multiple is None else multiple)
         self.books.transfer(self.banker_account, self.escrow, need, clause, "bank cover held")
         self.rnd.trigger_event(Round.BankCovered, amount=need, clause=clause)

@@ -21,6 +21,10 @@ SPLIT_CLAUSE = "VU-19"
 DEALER_CLAUSE = "VU-13"
 DRAW_FACE_UP = True  # VU-11: drawn cards are dealt face up
 TIE_SHARE = {"0": Fraction(0), "1/4": Fraction(1, 4), "1/3": Fraction(1, 3)}
+# The most one dealer hand pays per unit of a stake as it stands once the dealer has played:
+# double, to a drawn Vingt-un (VU-15, VU-17). The dealer's double (VU-6) is in the stake by
+# then, so the cover at staking (banker_exposure: both doublings) is not the measure.
+ONE_DEALER_HAND = 2
 
 
 def begin(play: Play) -> None:
@@ -157,7 +161,8 @@ def dealer_divides(play: Play) -> tuple[str, str]:
     """VU-21: the dealer divides his own pair the same way as a player, the hand he is
     playing, and again when a card so received matches (VU-20), up to four hands; each of his
     hands then meets every stake still standing, so each player's hold and the bank's cover
-    grow to match. Returns the divided hand and the new one."""
+    grow to match: the cover by what one more dealer hand can pay on each stake as it stands
+    (``ONE_DEALER_HAND``). Returns the divided hand and the new one."""
     rnd = play.rnd
     if rnd.phase != "dealer":
         raise WrongPhase("the dealer divides his pair on his own turn", "VU-21")
@@ -191,7 +196,7 @@ def dealer_divides(play: Play) -> tuple[str, str]:
             # Given, not left to the class default: the hash covers every field stored.
             to_hand="",
         )
-        play.cover_bank(hand["stake"], "VU-21")
+        play.cover_bank(hand["stake"], "VU-21", exposure=ONE_DEALER_HAND)
     rnd.trigger_event(
         Round.DealerDivided,
         card=cards[1],
