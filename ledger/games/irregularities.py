@@ -15,7 +15,7 @@ from ledger.errors import (
     RuleViolation,
     WrongPhase,
 )
-from ledger.games import dealer_play, moves, private, turns
+from ledger.games import dealer_penalties, dealer_play, moves, private, turns
 from ledger.games.play import Play
 
 
@@ -35,7 +35,11 @@ def _record(play: Play, kind: str, offender: str, hand: str, clause: str, note: 
         note=note,
     )
     penalty = play.rules.penalty_amount  # VU-26: the offender pays the pool, if one is kept
-    if penalty and offender:
+    if not (penalty and offender):
+        return
+    if offender == play.rnd.dealer:
+        dealer_penalties.pay_dealer_penalty(play, penalty, kind)
+    else:
         private.pay_to_pool(play, accounts.player(offender), penalty, "VU-26", f"penalty: {kind}")
 
 

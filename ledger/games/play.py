@@ -145,12 +145,20 @@ class Play:
         )
         return net
 
-    def release_bank_cover(self, clause: str) -> None:
-        left = self.rnd.bank_held
-        if left:
-            self.books.transfer(
-                self.escrow, self.banker_account, left, clause, "bank cover released"
-            )
+    def hold_cover(self, amount: int, clause: str, memo: str) -> None:
+        """The banker puts ``amount`` into his cover for a payment the book may make him
+        owe other than to a stake (VU-27 b), on a table without credit."""
+        if amount and not (self.rules.house_banked or self.rules.credit):
+            self.books.transfer(self.banker_account, self.escrow, amount, clause, memo)
+            self.rnd.trigger_event(Round.BankCovered, amount=amount, clause=clause)
+
+    def release_bank_cover(
+        self, clause: str, amount: int | None = None, memo: str = "bank cover released"
+    ) -> None:
+        """Give the banker back ``amount`` of his cover (all that is left by default)."""
+        left = self.rnd.bank_held if amount is None else min(amount, self.rnd.bank_held)
+        if left > 0:
+            self.books.transfer(self.escrow, self.banker_account, left, clause, memo)
             self.rnd.trigger_event(Round.BankCovered, amount=-left, clause=clause)
 
     def release_beyond(self, multiple: int, hold_clause: str, cover_clause: str) -> None:

@@ -9,7 +9,7 @@ from ledger import accounts
 from ledger.cards import is_natural, same_denomination
 from ledger.domain.round import DEALER, DEALER_HANDS, NATURAL, Round
 from ledger.errors import NotAPair, RuleViolation, StakeOutOfLimits, WrongPhase
-from ledger.games import dealer_play, phases, private
+from ledger.games import dealer_penalties, dealer_play, phases, private
 from ledger.games.play import Play
 
 STAKE_CLAUSE = "VU-5"
@@ -21,10 +21,6 @@ SPLIT_CLAUSE = "VU-19"
 DEALER_CLAUSE = "VU-13"
 DRAW_FACE_UP = True  # VU-11: drawn cards are dealt face up
 TIE_SHARE = {"0": Fraction(0), "1/4": Fraction(1, 4), "1/3": Fraction(1, 3)}
-# The most one dealer hand pays per unit of a stake as it stands once the dealer has played:
-# double, to a drawn Vingt-un (VU-15, VU-17). The dealer's double (VU-6) is in the stake by
-# then, so the cover at staking (banker_exposure: both doublings) is not the measure.
-ONE_DEALER_HAND = 2
 
 
 def begin(play: Play) -> None:
@@ -39,6 +35,7 @@ def begin(play: Play) -> None:
     for hand_id in play.rnd.order:
         player = play.rnd.hands[hand_id]["player"]
         private.pay_to_pool(play, accounts.player(player), ante, "VU-27", "ante")
+    dealer_penalties.hold_overdraw_penalty(play, "")
 
 
 def stakes_after_first_card(play: Play) -> bool:
@@ -162,7 +159,7 @@ def dealer_divides(play: Play) -> tuple[str, str]:
     playing, and again when a card so received matches (VU-20), up to four hands; each of his
     hands then meets every stake still standing, so each player's hold and the bank's cover
     grow to match: the cover by what one more dealer hand can pay on each stake as it stands
-    (``ONE_DEALER_HAND``). Returns the divided hand and the new one."""
+    (``dealer_hand_exposure``). Returns the divided hand and the new one."""
     rnd = play.rnd
     if rnd.phase != "dealer":
         raise WrongPhase("the dealer divides his pair on his own turn", "VU-21")
@@ -196,7 +193,8 @@ def dealer_divides(play: Play) -> tuple[str, str]:
             # Given, not left to the class default: the hash covers every field stored.
             to_hand="",
         )
-        play.cover_bank(hand["stake"], "VU-21", exposure=ONE_DEALER_HAND)
+        play.cover_bank(hand["stake"], "VU-21", exposure=play.rules.dealer_hand_exposure)
+    dealer_penalties.hold_overdraw_penalty(play, new_id)
     rnd.trigger_event(
         Round.DealerDivided,
         card=cards[1],
@@ -228,14 +226,6 @@ def settle(play: Play) -> None:
     rnd = play.rnd
     dealers = rnd.dealer_hand_ids()
     _check_standing(rnd)
-    for _ in overdrawn_dealer_hands(rnd):  # VU-27 (b), for each hand he over-drew
-        private.pay_to_pool(
-            play,
-            play.banker_account,
-            play.rules.pool_dealer_overdraw,
-            "VU-27",
-            "dealer over-drew",
-        )
     live = [hand["id"] for hand in rnd.live_hands()]
     for hand_id in live:
         total, mult, clauses = rnd.total(hand_id), 0, []
@@ -247,6 +237,7 @@ def settle(play: Play) -> None:
             clauses.append("VU-21")
         outcome = "won" if mult > 0 else ("lost" if mult < 0 else "even")
         play.pay_hand(hand_id, mult, outcome, clauses, rnd.total(DEALER))
+    dealer_penalties.pay_overdraw_penalties(play)
     share, memo = tie_share(play.rules, tie_receipts(rnd, live))
     private.pay_to_pool(play, play.banker_account, share, "VU-27", memo)
     phases.end_round(play, *passes_deal(play))
@@ -277,11 +268,6 @@ def _check_standing(rnd: Round) -> None:
 def _dealer(rnd: Round, dealer_id: str) -> tuple[int, bool]:
     dealer = rnd.total(dealer_id)
     return dealer, dealer > 21
-
-
-def overdrawn_dealer_hands(rnd: Round) -> list[str]:
-    """The dealer's hands over 21 once he has played: each pays the pool (VU-27 b)."""
-    return [h for h in rnd.dealer_hand_ids() if rnd.total(h) > 21]
 
 
 def tie_receipts(rnd: Round, hands: list[str]) -> int:
