@@ -108,8 +108,10 @@ class Play:
         clauses: list[str],
         dealer_total: int | None = None,
         counterparty: str | None = None,
+        dealer_totals: dict[str, int] | None = None,
     ) -> int:
-        """Settle one hand: release its hold, move the net between player and banker."""
+        """Settle one hand: release its hold, move the net between player and banker
+        (``dealer_totals``: each dealer hand's total, when he holds more than one)."""
         hand = self.rnd.hands[hand_id]
         stake, held = hand["stake"], hand["held"]
         if type(multiplier) is not int:  # an int (most results) is exact, and far quicker
@@ -142,6 +144,7 @@ class Play:
             dealer_total=dealer_total,
             clauses=clauses,
             from_bank_cover=from_cover,
+            dealer_totals=dealer_totals,
         )
         return net
 

@@ -227,6 +227,8 @@ def settle(play: Play) -> None:
     dealers = rnd.dealer_hand_ids()
     _check_standing(rnd)
     live = [hand["id"] for hand in rnd.live_hands()]
+    # Divided (VU-21), each hand is settled against all of his: the event names every total.
+    totals = {d: rnd.total(d) for d in dealers} if len(dealers) > 1 else None
     for hand_id in live:
         total, mult, clauses = rnd.total(hand_id), 0, []
         for dealer_id in dealers:
@@ -236,7 +238,7 @@ def settle(play: Play) -> None:
         if len(dealers) > 1:
             clauses.append("VU-21")
         outcome = "won" if mult > 0 else ("lost" if mult < 0 else "even")
-        play.pay_hand(hand_id, mult, outcome, clauses, rnd.total(DEALER))
+        play.pay_hand(hand_id, mult, outcome, clauses, rnd.total(DEALER), dealer_totals=totals)
     dealer_penalties.pay_overdraw_penalties(play)
     share, memo = tie_share(play.rules, tie_receipts(rnd, live))
     private.pay_to_pool(play, play.banker_account, share, "VU-27", memo)
