@@ -162,6 +162,10 @@ class TwentyOneLedger(
         try:
             recordings = self.save(*uow.pending())
         except IntegrityError:
+            # Nothing of the command was written (another wrote first): neither may the
+            # secrets it sealed for new shoes stay.
+            for undo in uow.if_refused:
+                undo()
             if same is not None:
                 earlier = self._recorded(command_id, same)
                 if earlier is not None:
