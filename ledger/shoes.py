@@ -131,11 +131,14 @@ class ShoeService:
         """The secret goes to the vault before the commitment to the ledger, so a shoe the
         ledger records never lacks it; a save that the ledger refuses takes it back."""
         uow.before_save.append(self.vault.prepare(shoe_id, seed, order))
-        uow.if_refused.append(lambda: self._discard(shoe_id))
+        uow.if_refused.append(lambda: self._discard(shoe_id, uow.app.recorder))
 
-    def _discard(self, shoe_id: UUID) -> None:
+    def _discard(self, shoe_id: UUID, recorder: Any) -> None:
         self._orders.pop(shoe_id, None)
-        self.vault.discard(shoe_id)
+        # A refused save wrote nothing; but the one thing worse than an unused seed is a
+        # recorded shoe without one, so it is checked, at the cost of a read in a rare case.
+        if not recorder.select_events(shoe_id, limit=1):
+            self.vault.discard(shoe_id)
 
     def _release_fixed(self, key: str, count: int) -> None:
         for _ in range(count):

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from eventsourcing.persistence import OperationalError
+from eventsourcing.persistence import IntegrityError, OperationalError
 
 from ledger.application import TwentyOneLedger
 from ledger.domain.shoe import Shoe
@@ -119,3 +119,22 @@ def test_a_seed_the_vault_cannot_delete_stays_and_the_command_still_answers(
     assert len(sealed(app)) == len(before) + 1
     assert committed_shoes(app) == []
     assert "its sealed secret stays" in caplog.text
+
+
+def test_a_shoe_recorded_after_all_keeps_its_seed(app, monkeypatch):
+    """Should a save report a conflict after writing (it never does today), the seed of the
+    shoe it recorded is not taken back: a recorded shoe without its seed could never be
+    revealed."""
+    table, _ann, _bob = table_with(app)
+    save = app.save
+
+    def save_then_fail(*objs: Any, **kwargs: Any) -> Any:
+        save(*objs, **kwargs)
+        raise IntegrityError("reported after the write")
+
+    monkeypatch.setattr(app, "save", save_then_fail)
+    with pytest.raises(ConcurrentUpdate):
+        app.start_round(table)
+
+    (shoe_id,) = committed_shoes(app)
+    assert verify_seed(app.vault.open(shoe_id).server_seed, app.get_shoe(shoe_id).commitment)
