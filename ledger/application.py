@@ -47,6 +47,9 @@ class TwentyOneLedger(
     snapshotting_intervals = {Table: 50, Player: 50}
     snapshotting_projectors = {Table: project, Player: project}
     env = {"AGGREGATE_CACHE_MAXSIZE": str(DEFAULT_CACHE_SIZE)}
+    # Told the id of each command answered from its record instead of run, whatever the
+    # caller makes of the result (the API marks such an answer a replay; api/idempotency.py).
+    on_replay: Callable[[str], Any] | None = None
 
     def __init__(self, env: dict[str, Any] | None = None) -> None:
         super().__init__(env)
@@ -195,6 +198,8 @@ class TwentyOneLedger(
             raise IdempotencyConflict(
                 f"command id {command_id!r} was first used for another command ({record.command})"
             )
+        if self.on_replay is not None:
+            self.on_replay(command_id)
         # The first write's exact position is not kept; the newest one is as good for
         # read-your-writes, since it can only be at or after it.
         return {
