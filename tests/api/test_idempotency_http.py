@@ -2,7 +2,7 @@
 
 import pytest
 
-from api import create_app
+from api import create_app, idempotency
 from api.store import key_id_for
 
 URL = "/v1/_probe/players"
@@ -123,8 +123,10 @@ def test_crash_after_the_ledger_write_does_not_apply_twice(
     assert players(app) == before + 1
 
     monkeypatch.setattr(store, "save_response", real_save)
+    monkeypatch.setattr(idempotency, "FIRST_RESPONSE_WAIT", 0.05)  # none will be kept
     retry = post(probe_client, player_key, auth, "k-5")
     assert retry.status_code == 201
+    assert retry.headers["Idempotent-Replayed"] == "true"
     assert players(app) == before + 1  # the CommandRecord replayed; nothing new was written
     third = post(probe_client, player_key, auth, "k-5")
     assert third.headers["Idempotent-Replayed"] == "true"
