@@ -100,11 +100,13 @@ def _build(config: Mapping[str, Any] | None) -> Flask:
     from flask_smorest import Api
 
     from api.health import bp as health_bp
+    from api.idempotency import note_replay
     from ledger.application import TwentyOneLedger
 
     # One ledger application per process; it opens (and on SQLite creates) the store now,
     # so a bad store configuration fails at start, not on the first request.
     app.extensions["ledger"] = TwentyOneLedger(env=dict(env))
+    app.extensions["ledger"].on_replay = note_replay
     read_models.init_app(app, app.extensions["ledger"], dict(env))
     from api.table_members import TableMembers
 

@@ -14,9 +14,12 @@ two clients cannot collide, and they live in the store, so they survive restarts
 
 Twins sent at once (a client retrying before the first answer came) all miss the kept
 response, and all reach the ledger, which applies the command once and answers the others
-with its record of it (``replayed``). Each of those waits for the first request's response to
-be kept and answers with it; whichever twin keeps its response second answers with the first
-one kept. So every twin gets the first response, with ``Idempotent-Replayed: true``.
+with its record of it, telling this module so (``note_replay``, whatever the view makes of
+the result). Each of those waits for the first request's response to be kept and answers with
+it; whichever twin keeps its response second answers with the first one kept. So every twin
+gets the first response, with ``Idempotent-Replayed: true``. A request the ledger answered
+from its record when no response is kept in time (the first request's process died) answers
+with its own response, and says ``Idempotent-Replayed: true`` all the same.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from collections.abc import Callable
 from copy import deepcopy
 from typing import Any
 
-from flask import Response, current_app, g, make_response, request
+from flask import Response, current_app, g, has_request_context, make_response, request
 from marshmallow import missing
 from werkzeug.exceptions import UnsupportedMediaType
 
@@ -112,7 +115,8 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
         g.command_id = command_id_for(key_id, idem)
         response = make_response(view(*args, **kwargs))
         if 200 <= response.status_code < 300 and not response.is_streamed:
-            first = _ledger_replayed(response) and _first_response(store, idem, key_id)
+            replayed = g.get("ledger_replayed", False)
+            first = replayed and _first_response(store, idem, key_id)
             if first:
                 return _conflict(idem) if first.fingerprint != print_ else _stored_reply(first)
             headers = {h: response.headers[h] for h in KEPT_HEADERS if h in response.headers}
@@ -127,6 +131,8 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
             )
             if saved is not None:  # a concurrent twin's response was kept first
                 return _conflict(idem) if saved.fingerprint != print_ else _stored_reply(saved)
+            if replayed:  # kept as the first response now: the one that applied it is lost
+                response.headers[REPLAYED] = "true"
         return response
 
     doc = deepcopy(getattr(view, "_apidoc", {}))
@@ -145,18 +151,12 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _ledger_replayed(response: Response) -> bool:
-    """Whether the ledger answered from its record of the command (another request with this
-    key applied it): its ``replayed`` flag, which the views pass on (an action's ``result``,
-    a table command's or a deal sale's body). Views whose bodies leave it out describe the
-    state after the command, the same for every twin."""
-    body = response.get_json(silent=True)
-    if not isinstance(body, dict):
-        return False
-    result = body.get("result")
-    return body.get("replayed") is True or (
-        isinstance(result, dict) and result.get("replayed") is True
-    )
+def note_replay(command_id: str) -> None:
+    """The ledger's ``on_replay``: it answered this request's command from its record (another
+    request with this key applied it), whatever the view then makes of the result; a view's
+    body may describe the state after the command, the same for every twin."""
+    if has_request_context() and g.get("command_id") == command_id:
+        g.ledger_replayed = True
 
 
 def _first_response(store: Any, idem: str, key_id: str) -> Any:

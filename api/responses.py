@@ -70,8 +70,9 @@ LOCATION = {
     "schema": {"type": "string"},
 }
 IDEMPOTENT_REPLAYED = {
-    "description": f"`true` when this is the first answer to a request with the same "
-    f"{IDEMPOTENCY_HEADER}, replayed (nothing was written again)",
+    "description": f"`true` when an earlier request with the same {IDEMPOTENCY_HEADER} "
+    "applied the command: this is its answer replayed, or, when none was kept (a crash), an "
+    "answer from the ledger's record of the command (nothing was written again)",
     "required": False,
     "schema": {"type": "string", "const": "true"},
 }

@@ -47,6 +47,9 @@ class TwentyOneLedger(
     snapshotting_intervals = {Table: 50, Player: 50}
     snapshotting_projectors = {Table: project, Player: project}
     env = {"AGGREGATE_CACHE_MAXSIZE": str(DEFAULT_CACHE_SIZE)}
+    # Told the id of each command answered from its record instead of run, whatever the
+    # caller makes of the result (the API marks such an answer a replay; api/idempotency.py).
+    on_replay: Callable[[str], Any] | None = None
 
     def __init__(self, env: dict[str, Any] | None = None) -> None:
         super().__init__(env)
@@ -141,29 +144,33 @@ class TwentyOneLedger(
         actor: str,
         body: Callable[[UnitOfWork], dict[str, Any]],
     ) -> dict[str, Any]:
-        print_ = fingerprint(name, payload) if command_id is not None else ""
-        if command_id is not None:
-            earlier = self._recorded(command_id, print_)
+        same = _Same(name, payload, actor) if command_id is not None else None
+        if same is not None:
+            earlier = self._recorded(command_id, same)
             if earlier is not None:
                 return earlier
         uow = UnitOfWork(self)
         try:
             result = body(uow)
         except LedgerError:
-            if command_id is not None:  # the first try may have committed meanwhile
-                earlier = self._recorded(command_id, print_)
+            if same is not None:  # the first try may have committed meanwhile
+                earlier = self._recorded(command_id, same)
                 if earlier is not None:
                     return earlier
             raise
-        if command_id is not None:
-            uow.add(CommandRecord.record(command_id, name, print_, result, actor))
+        if same is not None:
+            uow.add(CommandRecord.record(command_id, name, same.print_, result, actor))
         for effect in uow.before_save:
             effect()
         try:
             recordings = self.save(*uow.pending())
         except IntegrityError:
-            if command_id is not None:
-                earlier = self._recorded(command_id, print_)
+            # Nothing of the command was written (another wrote first): neither may the
+            # secrets it sealed for new shoes stay.
+            for undo in uow.if_refused:
+                undo()
+            if same is not None:
+                earlier = self._recorded(command_id, same)
                 if earlier is not None:
                     return earlier
             raise ConcurrentUpdate(
@@ -180,17 +187,19 @@ class TwentyOneLedger(
             result = {**result, "position": recordings[-1].notification.id}
         return result
 
-    def _recorded(self, command_id: str, print_: str) -> dict[str, Any] | None:
+    def _recorded(self, command_id: str, same: _Same) -> dict[str, Any] | None:
         if not isinstance(command_id, str) or not 1 <= len(command_id) <= 200:
             raise InvalidCommand("a command id is a string of 1 to 200 characters")
         try:
             record = self.repository.get(command_record_id(command_id), projector_func=project)
         except AggregateNotFoundError:
             return None
-        if record.fingerprint != print_:
+        if not same.matches(record):
             raise IdempotencyConflict(
                 f"command id {command_id!r} was first used for another command ({record.command})"
             )
+        if self.on_replay is not None:
+            self.on_replay(command_id)
         # The first write's exact position is not kept; the newest one is as good for
         # read-your-writes, since it can only be at or after it.
         return {
@@ -255,3 +264,21 @@ class TwentyOneLedger(
         from ledger.balances import fold_balances
 
         return fold_balances(self).get(account, 0)
+
+
+class _Same:
+    """What tells a command record of the command being run: its fingerprint, which holds
+    the actor for every command (a seller withdrawing his offer and the buyer declining it are
+    two commands), so that no command can leave him out; or, for a record written before the
+    actor was in every fingerprint (of the payload alone), that fingerprint and the actor the
+    record names beside it."""
+
+    def __init__(self, name: str, payload: dict[str, Any], actor: str) -> None:
+        self.print_ = fingerprint(name, {**payload, "actor": actor})
+        self.legacy = fingerprint(name, payload)
+        self.actor = actor
+
+    def matches(self, record: CommandRecord) -> bool:
+        if record.fingerprint == self.print_:
+            return True
+        return record.fingerprint == self.legacy and record.actor == self.actor

@@ -91,7 +91,7 @@ class ShoeService:
                 clause=FIXED_CLAUSE,
                 actor="ledger",
             )
-            uow.before_save.append(self.vault.prepare(shoe.id, "", order))
+            self._seal(uow, shoe.id, "", order)
             shoe.cut_by(0, cutter, clause)
             self._orders[shoe.id] = tuple(order)
             size = len(order)
@@ -113,7 +113,7 @@ class ShoeService:
                 actor="ledger",
                 stock=stock,
             )
-            uow.before_save.append(self.vault.prepare(shoe.id, seed, []))
+            self._seal(uow, shoe.id, seed, [])
             if cut is not None:
                 k = cut
             else:
@@ -126,6 +126,19 @@ class ShoeService:
             size = shoe.size
         table.trigger_event(Table.ShoeChanged, shoe_id=shoe.id, nonce=nonce, size=size, start=0)
         return shoe
+
+    def _seal(self, uow: Any, shoe_id: UUID, seed: str, order: list[str]) -> None:
+        """The secret goes to the vault before the commitment to the ledger, so a shoe the
+        ledger records never lacks it; a save that the ledger refuses takes it back."""
+        uow.before_save.append(self.vault.prepare(shoe_id, seed, order))
+        uow.if_refused.append(lambda: self._discard(shoe_id, uow.app.recorder))
+
+    def _discard(self, shoe_id: UUID, recorder: Any) -> None:
+        self._orders.pop(shoe_id, None)
+        # A refused save wrote nothing; but the one thing worse than an unused seed is a
+        # recorded shoe without one, so it is checked, at the cost of a read in a rare case.
+        if not recorder.select_events(shoe_id, limit=1):
+            self.vault.discard(shoe_id)
 
     def _release_fixed(self, key: str, count: int) -> None:
         for _ in range(count):

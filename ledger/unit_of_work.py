@@ -21,9 +21,11 @@ class UnitOfWork:
         self.loaded: dict[UUID, Any] = {}
         self.created: list[Any] = []
         # Side effects that must happen only for a command that succeeds: sealing a shoe's
-        # secret before the commitment is saved, releasing a queued test shoe after.
+        # secret before the commitment is saved, releasing a queued test shoe after; and
+        # undoing the first when the save is refused, having written nothing (a lost race).
         self.before_save: list[Callable[[], Any]] = []
         self.after_save: list[Callable[[], Any]] = []
+        self.if_refused: list[Callable[[], Any]] = []
         self.taken: dict[str, int] = {}
         self.newer: dict[UUID, Any] = {}  # fetched ahead by ``prefetch``, copied on demand
 

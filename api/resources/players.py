@@ -39,6 +39,13 @@ def _player_body(player_id: str, position: int | None = None) -> dict:
     return body
 
 
+def _cash_body(player_id: str, done: dict) -> dict:
+    """After a deposit or withdrawal: the balance it left, as the ledger's record of the command
+    keeps it, so a retry answered from that record says the same, however the wallet moved
+    since."""
+    return {**_player_body(player_id, done.get("position")), "balance": done["balance"]}
+
+
 @blp.route("", methods=["POST"])
 @require("admin")
 @idempotent
@@ -66,7 +73,7 @@ def get_player(player_id):
 @blp.response(200, PlayerSchema)
 def deposit(body, player_id):
     done = ledger().deposit(str(player_id), body["amount"], command_id=command_id())
-    return _player_body(str(player_id), done.get("position"))
+    return _cash_body(str(player_id), done)
 
 
 @blp.route("/<uuid:player_id>/withdrawals", methods=["POST"])
@@ -76,7 +83,7 @@ def deposit(body, player_id):
 @blp.response(200, PlayerSchema)
 def withdraw(body, player_id):
     done = ledger().withdraw(str(player_id), body["amount"], command_id=command_id())
-    return _player_body(str(player_id), done.get("position"))
+    return _cash_body(str(player_id), done)
 
 
 @blp.route("/<uuid:player_id>/bankroll")

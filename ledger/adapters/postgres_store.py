@@ -102,6 +102,13 @@ class RenderedSelects(postgres.PostgresAggregateRecorder):
             curs.execute(self._select_query(conn, shape), params, prepare=True)
             return [StoredEvent(row[0], row[1], row[2], bytes(row[3])) for row in curs.fetchall()]
 
+    def delete_stream(self, originator_id: Any) -> None:
+        """Delete one stream's events (eventsourcing's recorders only append): for the shoe
+        vault's sealed secret of a shoe the ledger never recorded (ledger/vault.py)."""
+        statement = SQL("DELETE FROM {table} WHERE originator_id = %s").format(table=self.table)
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute(statement, (originator_id,))
+
 
 class NewerSelect(RenderedSelects):
     """The events after given versions of several aggregates, in one query

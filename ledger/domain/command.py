@@ -35,6 +35,7 @@ class CommandRecord(ChainedAggregate):
             record.command = self.command
             record.fingerprint = self.fingerprint
             record.result = self.result
+            record.actor = self.actor
 
     @classmethod
     def record(

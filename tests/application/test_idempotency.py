@@ -11,6 +11,7 @@ import pytest
 from ledger.application import TwentyOneLedger
 from ledger.balances import fold_balances
 from ledger.config import store_env as build_store_env
+from ledger.domain.command import CommandRecord, fingerprint
 from ledger.errors import (
     IdempotencyConflict,
     InvalidCommand,
@@ -272,6 +273,82 @@ def test_a_stake_id_reused_with_another_amount_is_refused(app, fund):
     assert notifications(app) == before
     assert fold_balances(app) == balances
     assert app.get_round(rid).hands["h1"]["stake"] == 300
+
+
+def test_a_withdrawal_id_reused_by_the_buyer_declining_is_refused(app, fund):
+    """VU-31: the seller withdrawing his offer and the buyer declining one are two commands,
+    though both name only the table: the actor tells them apart."""
+    dealer, bob, cid = fund("Dealer"), fund("Bob"), fund("Cid")
+    table = app.open_table("vingt-un")["table_id"]
+    for seat, pid in enumerate((dealer, bob, cid), start=1):
+        app.seat_player(table, pid, seat)
+    app.choose_dealer(table, dealer)
+    app.offer_deal(table, dealer, bob, 100)
+    app.withdraw_deal_offer(table, actor=dealer, command_id="w")
+    app.offer_deal(table, dealer, cid, 100)
+    before, balances = notifications(app), fold_balances(app)
+
+    with pytest.raises(IdempotencyConflict):
+        app.withdraw_deal_offer(table, actor=cid, command_id="w")
+    assert notifications(app) == before and fold_balances(app) == balances
+    assert app.get_table(table).deal_offer["buyer"] == cid  # still open: not replayed
+    app.withdraw_deal_offer(table, actor=cid, command_id="w-2")
+    assert app.get_table(table).deal_offer is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        lambda app, pid, table, actor: app.deposit(pid, 500, actor=actor, command_id="c"),
+        lambda app, pid, table, actor: app.withdraw(pid, 5, actor=actor, command_id="c"),
+        lambda app, pid, table, actor: app.register_player("Ann", actor=actor, command_id="c"),
+        lambda app, pid, table, actor: app.start_round(table, actor=actor, command_id="c"),
+        lambda app, pid, table, actor: app.unseat_player(table, 2, actor=actor, command_id="c"),
+        lambda app, pid, table, actor: app.close_table(table, actor=actor, command_id="c"),
+    ],
+    ids=["deposit", "withdraw", "register", "start_round", "unseat", "close_table"],
+)
+def test_an_id_reused_by_another_actor_is_refused_for_every_command(app, fund, command):
+    ann, bob = fund("Ann"), fund("Bob")
+    table = app.open_table("casino")["table_id"]
+    app.seat_player(table, ann, 1)
+    app.seat_player(table, bob, 2)
+    app.fix_next_shoe(table, CARDS)
+    first = command(app, ann, table, "admin")
+    assert "replayed" not in first
+    before, balances = notifications(app), fold_balances(app)
+
+    with pytest.raises(IdempotencyConflict):
+        command(app, ann, table, "someone-else")
+    assert notifications(app) == before and fold_balances(app) == balances
+    assert command(app, ann, table, "admin")["replayed"] is True
+
+
+def test_a_record_fingerprinted_without_its_actor_still_replays_for_that_actor(app, fund):
+    """A command record written before the actor was part of every fingerprint (of the
+    payload alone): a retry by the same actor replays it after the upgrade; another actor's
+    use of the id is refused."""
+    pid = fund("Ann", 0)
+    first = app.deposit(pid, 500)
+    payload = {"player": pid, "amount": 500}
+    app.save(
+        CommandRecord.record(
+            "old-dep",
+            "deposit",
+            fingerprint("deposit", payload),
+            {k: v for k, v in first.items() if k != "position"},
+            "admin",
+        )
+    )
+    before, balances = notifications(app), fold_balances(app)
+
+    again = app.deposit(pid, 500, command_id="old-dep")
+    assert again["replayed"] is True and again["balance"] == 500
+    with pytest.raises(IdempotencyConflict):
+        app.deposit(pid, 500, actor="someone-else", command_id="old-dep")
+    with pytest.raises(IdempotencyConflict):
+        app.deposit(pid, 600, command_id="old-dep")
+    assert notifications(app) == before and fold_balances(app) == balances
 
 
 # -- refused commands and bad ids -----------------------------------------------------------

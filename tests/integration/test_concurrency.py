@@ -20,7 +20,9 @@ from ledger.application import TwentyOneLedger
 from ledger.balances import fold_balances
 from ledger.domain.chain import verify_chain
 from ledger.domain.round import Round
+from ledger.domain.shoe import Shoe
 from ledger.errors import ConcurrentUpdate, LedgerError
+from ledger.vault import sealed_id
 
 pytestmark = [
     pytest.mark.postgres,
@@ -309,6 +311,27 @@ def test_two_pool_payouts_to_different_players_never_spend_the_pool_twice(racers
     assert racers.losses["domain"] + racers.losses["concurrent"] == REPEATS
 
 
+def test_two_round_starts_at_one_table_leave_only_the_recorded_shoe_s_seed_in_the_vault(racers):
+    """The loser sealed its new shoe's seed before its save was refused: it takes it back."""
+    topic = f"{Shoe.Committed.__module__}:{Shoe.Committed.__qualname__}"
+    for i in range(REPEATS):
+        table = racers.admin.open_table("casino", {"decks": 1})["table_id"]
+        racers.admin.seat_player(table, racers.player(f"P{i}", 0), 1)
+
+        outcomes = racers.race(
+            lambda app, table=table: app.start_round(table),
+            lambda app, table=table: app.start_round(table),
+        )
+        racers.one_applied(outcomes)
+
+    log = racers.admin.recorder.select_notifications(start=1, limit=10**6)
+    shoes = [n.originator_id for n in log if n.topic == topic]
+    vault = racers.admin.vault.recorder.select_notifications(start=1, limit=10**6)
+    assert len(shoes) == REPEATS
+    assert sorted(n.originator_id for n in vault) == sorted(map(sealed_id, shoes))
+    racers.check_store()
+
+
 def test_the_same_command_id_sent_twice_at_once_applies_once_and_answers_both(racers):
     """A client retrying with its command id while the first try is in flight: one write,
     and both calls get the first result."""
@@ -347,8 +370,8 @@ def test_a_retry_that_checks_its_id_just_before_the_first_try_commits_gets_the_f
     looked, first_done = threading.Event(), threading.Event()
     lookup = retry_app._recorded
 
-    def lookup_then_wait(command_id: str, print_: str) -> Any:
-        found = lookup(command_id, print_)
+    def lookup_then_wait(command_id: str, same: Any) -> Any:
+        found = lookup(command_id, same)
         if found is None:
             looked.set()
             first_done.wait(timeout=10)
