@@ -9,6 +9,25 @@ def app(memory_env):
 
 
 @pytest.fixture
+def build_app():
+    """``build_app(store_env)`` -> a new app on that store, closed when the test ends: a
+    PostgreSQL pool left to the garbage collector may be closed from its own thread, failing
+    a later test."""
+    built = []
+
+    def build(store_env):
+        app = create_app({"TESTING": True, "STORE_ENV": store_env})
+        built.append(app)
+        return app
+
+    yield build
+    for app in built:
+        for name in ("ledger", "api_store", "projections"):
+            if name in app.extensions:
+                app.extensions[name].close()
+
+
+@pytest.fixture
 def client(app):
     return app.test_client()
 

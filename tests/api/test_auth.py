@@ -111,12 +111,12 @@ def test_secret_is_not_stored(app):
     assert store.find_key(secret + "x") is None
 
 
-def test_keys_survive_a_restart(store_env):
-    first = create_app({"TESTING": True, "STORE_ENV": store_env})
+def test_keys_survive_a_restart(store_env, build_app):
+    first = build_app(store_env)
     secret, _ = first.extensions["api_store"].create_key("admin")
     if store_env["PERSISTENCE_MODULE"] == "ledger.memory_store":
         return  # nothing survives a restart in memory
-    second = create_app({"TESTING": True, "STORE_ENV": store_env})
+    second = build_app(store_env)
     response = second.test_client().get(
         "/v1/no-such", headers={"Authorization": f"Bearer {secret}"}
     )

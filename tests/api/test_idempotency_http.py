@@ -2,7 +2,7 @@
 
 import pytest
 
-from api import create_app, idempotency
+from api import idempotency
 from api.store import key_id_for
 
 URL = "/v1/_probe/players"
@@ -133,32 +133,22 @@ def test_crash_after_the_ledger_write_does_not_apply_twice(
     assert third.json == retry.json
 
 
-def test_stored_responses_survive_a_restart(store_env, probe_blueprint):
-    built = []
-
+def test_stored_responses_survive_a_restart(store_env, probe_blueprint, build_app):
     def build():
-        app = create_app({"TESTING": True, "STORE_ENV": store_env})
+        app = build_app(store_env)
         app.extensions["api"].register_blueprint(probe_blueprint())
-        built.append(app)
         return app
 
-    try:
-        first = build()
-        ledger = first.extensions["ledger"]
-        pid = ledger.register_player("Kept")["player_id"]
-        secret, _ = first.extensions["api_store"].create_key("player", pid)
-        headers = {"Authorization": f"Bearer {secret}", "Idempotency-Key": "restart"}
-        one = first.test_client().post(URL, json={"name": "Bo"}, headers=headers)
-        assert one.status_code == 201
-        if store_env["PERSISTENCE_MODULE"] == "ledger.memory_store":
-            return
-        second = build()
-        two = second.test_client().post(URL, json={"name": "Bo"}, headers=headers)
-        assert two.headers["Idempotent-Replayed"] == "true"
-        assert two.json == one.json
-    finally:
-        # A PostgreSQL pool left to the garbage collector may be closed from its own thread.
-        for app in built:
-            for name in ("ledger", "api_store", "projections"):
-                if name in app.extensions:
-                    app.extensions[name].close()
+    first = build()
+    ledger = first.extensions["ledger"]
+    pid = ledger.register_player("Kept")["player_id"]
+    secret, _ = first.extensions["api_store"].create_key("player", pid)
+    headers = {"Authorization": f"Bearer {secret}", "Idempotency-Key": "restart"}
+    one = first.test_client().post(URL, json={"name": "Bo"}, headers=headers)
+    assert one.status_code == 201
+    if store_env["PERSISTENCE_MODULE"] == "ledger.memory_store":
+        return
+    second = build()
+    two = second.test_client().post(URL, json={"name": "Bo"}, headers=headers)
+    assert two.headers["Idempotent-Replayed"] == "true"
+    assert two.json == one.json
