@@ -204,7 +204,9 @@ def locator(app: Any) -> Callable[[Any, int], int | None]:
         found = log_positions.select(
             app.recorder, UUID(str(stream)), lte=version, desc=True, limit=1
         )
-        return found[0].id or None if found and found[0].originator_version == version else None
+        if not found or found[0].originator_version != version:
+            return None
+        return found[0].id or None  # 0: a store that keeps no positions
 
     return locate
 
