@@ -22,7 +22,8 @@ $(STAMP): pyproject.toml
 # Debian's chromium for tests/browser (Playwright drives it and never downloads a browser of its
 # own). Installed only when missing; sudo only when not root. DejaVu gives the screenshots a font
 # on a machine that has none.
-CHROMIUM ?= /usr/bin/chromium
+# An empty CHROMIUM counts as unset, as every variable does (`?=` would keep it empty).
+CHROMIUM := $(or $(CHROMIUM),/usr/bin/chromium)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 browser:

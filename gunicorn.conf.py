@@ -10,15 +10,18 @@ Environment:
   alive and overlap requests waiting on the database; the GIL makes more threads pointless.
 * ``GUNICORN_TIMEOUT``: seconds a silent worker may take before it is restarted (default 30).
 * ``POSTGRES_POOL_SIZE``: when unset or empty, set to ``GUNICORN_THREADS`` for the workers.
-* ``ACCESS_LOG``: ``-`` (default) logs each request to stdout, a path logs to that file, and
-  ``off`` logs none.
+* ``ACCESS_LOG``: ``-`` (default) logs each request to stdout, a path logs to that file (its
+  directory must exist), and ``off`` (or ``none``) logs none.
+* ``FORWARDED_ALLOW_IPS``: gunicorn's own, read here again so that a blank one is its default.
+* A blank value counts as unset, for every variable.
 * The ``LEDGER_*`` and ``POSTGRES_*`` variables choose the store, as everywhere else.
 """
 
 import os
 
+from api.serving import forwarded_allow_ips as _forwarded_allow_ips
 from api.serving import server_settings
-from ledger.config import SettingError
+from ledger.config import SettingError, blank
 
 try:
     _server = server_settings()  # the variables above; python -m api checks them before exec
@@ -43,6 +46,8 @@ keepalive = 5  # load generators and front ends reuse connections between calls
 control_socket_disable = True
 
 accesslog = _server.access_log
+# gunicorn's own variable, read again here: gunicorn takes an empty one for "no proxy".
+forwarded_allow_ips = _forwarded_allow_ips()
 # Ends with the worker's pid, "<1234>": with several workers, which one served a request.
 access_log_format = '%(h)s "%(r)s" %(s)s %(b)s %(M)sms %(p)s'
 errorlog = "-"
@@ -52,7 +57,7 @@ loglevel = _server.log_level
 # connections than that; eventsourcing's default (5 per application, 3 applications per worker)
 # would exhaust a stock server's 100 connections with a handful of workers. An empty value (as
 # `set -a; . ./.env` exports for a blank line) counts as unset, as it does everywhere else.
-if not os.environ.get("POSTGRES_POOL_SIZE", "").strip():
+if blank(os.environ.get("POSTGRES_POOL_SIZE")):
     os.environ["POSTGRES_POOL_SIZE"] = str(threads)
 
 

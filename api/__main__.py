@@ -31,7 +31,7 @@ from werkzeug.serving import is_running_from_reloader
 
 from api import check_app_settings, create_app
 from api.keys_cli import ensure_admin_key
-from api.serving import ServerSettings, multiprocess_refusal, server_settings
+from api.serving import ServerSettings, multiprocess_refusal, server_settings, unset_blank
 from ledger.config import SettingError, describe, store_env
 from replay.store_file import unreadable_file
 
@@ -129,6 +129,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     app.extensions["ledger"].close()
     app.extensions["api_store"].close()
     command = gunicorn_argv(server)
+    unset_blank(os.environ)  # read as unset above; gunicorn must not read them otherwise
     os.execv(command[0], command)
 
 

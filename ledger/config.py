@@ -52,7 +52,7 @@ DEFAULT_CACHE_SIZE = 2000
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 _TRUE = frozenset({"1", "true", "yes", "on", "y", "t"})
-_FALSE = frozenset({"0", "false", "no", "off", "n", "f", ""})
+_FALSE = frozenset({"0", "false", "no", "off", "n", "f"})
 
 
 class SettingError(ValueError):
@@ -71,16 +71,24 @@ def _environ(environ: Mapping[str, str] | None) -> Mapping[str, str]:
     return os.environ if environ is None else environ
 
 
+def blank(value: str | None) -> bool:
+    """Whether a variable's value counts as unset: it is not there, empty, or only spaces
+    (``set -a; . ./.env`` exports a line left blank as an empty value)."""
+    return value is None or not value.strip()
+
+
 def env_str(name: str, default: str = "", environ: Mapping[str, str] | None = None) -> str:
-    """The variable's value, or ``default`` when it is unset."""
+    """The variable's value, or ``default`` when it is unset or blank (:func:`blank`)."""
     value = _environ(environ).get(name)
-    return default if value is None else value
+    return default if blank(value) else value  # type: ignore[return-value]
 
 
 def env_bool(name: str, default: bool = False, environ: Mapping[str, str] | None = None) -> bool:
-    """A yes/no variable; anything but a recognised spelling is an error, not a silent no."""
+    """A yes/no variable (``true``/``false``, ``1``/``0``, ``yes``/``no``, ``on``/``off``,
+    ``y``/``n``, ``t``/``f``, in any case); unset or blank: ``default``. Anything else is an
+    error, not a silent no."""
     value = _environ(environ).get(name)
-    if value is None:
+    if value is None or blank(value):
         return default
     word = value.strip().lower()
     if word in _TRUE:
@@ -101,7 +109,7 @@ def env_int(
     """An integer variable, within ``minimum``..``maximum`` when given; an empty value means
     the default."""
     value = _environ(environ).get(name)
-    if value is None or not value.strip():
+    if value is None or blank(value):
         return default
     try:
         number = int(value.strip())
@@ -206,10 +214,12 @@ def store_env(
     elif store == "postgres":
         for name, default in POSTGRES_DEFAULTS.items():
             env[name] = env_str(name, default, source)
+        # Taken as it is (spaces may be part of a password); its default is empty anyway.
+        env["POSTGRES_PASSWORD"] = source.get("POSTGRES_PASSWORD") or ""
         for name in POSTGRES_OPTIONAL:
             value = source.get(name)
-            if value is not None and value.strip():
-                env[name] = value.strip()
+            if not blank(value):
+                env[name] = value.strip()  # type: ignore[union-attr]
         for name, (low, high) in _POSTGRES_NUMBERS.items():
             if name in env:  # fail here, naming the variable, not deep in a pool
                 env_int(name, 0, env, minimum=low, maximum=high)
@@ -226,8 +236,7 @@ def _library_settings(source: Mapping[str, str], env: dict[str, str]) -> None:
     too (the library took an empty cache size for "no cache")."""
     size = env_int("AGGREGATE_CACHE_MAXSIZE", DEFAULT_CACHE_SIZE, source, minimum=1)
     env["AGGREGATE_CACHE_MAXSIZE"] = str(size)
-    create = source.get("CREATE_TABLE")
-    if create is not None and create.strip():
+    if not blank(source.get("CREATE_TABLE")):
         env["CREATE_TABLE"] = "true" if env_bool("CREATE_TABLE", True, source) else "false"
     topic = (source.get("TRANSCODER_TOPIC") or "").strip()
     if topic:

@@ -25,6 +25,8 @@ from replay.event_shape import misshapen
 # What the library raises when it meets such a stream.
 LIBRARY_ERRORS = (MapperDeserialisationError, OriginatorVersionError, OriginatorIDError, TopicError)
 ADVICE = "run `python -m replay verify` to check the store"
+# What an event that decodes but lost a field, or had one retyped, is said to be.
+ALTERED = "its fields are not what was recorded"
 # How the library's MapperDeserialisationError names the event it could not read.
 _LIBRARY_NAMES = re.compile(
     r"topic '(?P<topic>[^']*)', originator_id '(?P<stream>[^']*)' and "
@@ -144,7 +146,7 @@ def _altered(
         cause = f"{type(cause).__name__}: {cause}"
     why = f" ({cause})" if cause else ""
     return StoreDamaged(
-        f"{where} was altered: its fields are not what was recorded{why}",
+        f"{where} was altered: {ALTERED}{why}",
         stream=stream,
         version=version,
         position=position,
@@ -152,14 +154,37 @@ def _altered(
     )
 
 
-def fold(events: Iterable[Any], aggregate: Any = None) -> Any:
+def fold(
+    events: Iterable[Any],
+    aggregate: Any = None,
+    *,
+    checked: bool = False,
+    locate: Callable[[Any, int], int | None] | None = None,
+) -> Any:
     """``project(aggregate, events)``, naming an event that cannot be folded because its
     fields were altered (it no longer matches its hash) as :class:`StoreDamaged`, with its
-    position when ``events`` were read ``positioned``. Checked only when an event fails, so a
-    sound stream is folded at ``project``'s cost; an intact event that fails is the code's
-    fault and is raised as it is."""
+    position when ``events`` were read ``positioned`` (or as ``locate(stream, version)`` finds
+    it). Checked only when an event fails, so a sound stream is folded at ``project``'s cost;
+    an intact event that fails is the code's fault and is raised as it is. ``checked``: first
+    hold each event to its class (``replay.event_shape``), for events the repository decoded
+    (they were not read through :func:`decode`): a field lost or retyped may fold without
+    failing, into a wrong state."""
     positions = getattr(events, "positions", {})
+
+    def where(event: Any) -> int | None:
+        version = event.originator_version
+        found = positions.get(version)
+        if found is None and locate is not None:
+            found = locate(event.originator_id, version)
+        return found
+
     for event in events:
+        if checked:
+            wrong = misshapen(event)
+            if wrong is not None:
+                name = type(event).__qualname__
+                version = event.originator_version
+                raise _altered(event.originator_id, version, where(event), name, wrong)
         try:
             aggregate = event.mutate(aggregate)
         except Exception as error:
@@ -167,10 +192,23 @@ def fold(events: Iterable[Any], aggregate: Any = None) -> Any:
             if hash_matches(name, event_fields(event)):
                 raise
             version = event.originator_version
-            raise _altered(
-                event.originator_id, version, positions.get(version), name, error
-            ) from error
+            raise _altered(event.originator_id, version, where(event), name, error) from error
     return aggregate
+
+
+def locator(app: Any) -> Callable[[Any, int], int | None]:
+    """``locate`` for :func:`fold`: the position of a stream's event in ``app``'s log (one
+    query, made only to name a damaged event), or ``None`` where the store keeps none."""
+
+    def locate(stream: Any, version: int) -> int | None:
+        found = log_positions.select(
+            app.recorder, UUID(str(stream)), lte=version, desc=True, limit=1
+        )
+        if not found or found[0].originator_version != version:
+            return None
+        return found[0].id or None  # 0: a store that keeps no positions
+
+    return locate
 
 
 def missing(stream: Any, expected: int, found: int, position: int | None = None) -> StoreDamaged:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
-from ledger.domain.chain import plain, project
+from ledger.domain.chain import plain
 from ledger.domain.round import Round
 from replay import log_positions
 from replay.audit_shoe import committed_before_deal
@@ -18,6 +18,7 @@ from replay.damage import (
     decode,
     fold,
     latest_version,
+    locator,
     read_stream,
     reported,
 )
@@ -133,8 +134,9 @@ def version_at(app: Any, aggregate_id: UUID, at: datetime) -> int:
     low, high = 0, latest[0].originator_version if latest else 0
     while low < high:
         middle = (low + high + 1) // 2
-        stored = app.recorder.select_events(aggregate_id, gt=middle - 1, lte=middle)
-        if not stored:
+        # Read with its position, so that an event found damaged is named with it.
+        stored = log_positions.select(app.recorder, aggregate_id, lte=middle, desc=True, limit=1)
+        if not stored or stored[0].originator_version != middle:
             raise StoreDamaged(
                 f"event v{middle} of stream {aggregate_id} is missing",
                 stream=aggregate_id,
@@ -160,11 +162,19 @@ def table_at(app: Any, table_id: str, at: datetime) -> dict[str, Any]:
         raise NotFound(not_a(kind, table_id, "table"))
     version = version_at(app, uuid, at)
     if version == 0:
-        with reported(uuid):
-            first = next(iter(app.events.get(uuid, limit=1)))
+        first = decode(app, log_positions.select(app.recorder, uuid, limit=1)[0])
         raise NotFound(f"table {table_id} was opened at {first.timestamp.isoformat()}, after {at}")
+    # The repository decodes the events after the snapshot itself, so each is held to its
+    # class here, as every event the replay tools read is (``replay.damage.decode``).
+    locate = locator(app)
     with reported(uuid):
-        table = app.repository.get(uuid, version=version, projector_func=project)
+        table = app.repository.get(
+            uuid,
+            version=version,
+            projector_func=lambda initial, events: fold(
+                events, initial, checked=True, locate=locate
+            ),
+        )
     state = state_of(table)
     state["at"] = at.isoformat()
     state["round_in_play"] = None

@@ -40,6 +40,8 @@ from ledger.domain.round import Round
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table
 from ledger.domain.transfers import FundsTransferredBase
+from replay.damage import ALTERED
+from replay.event_shape import misshapen
 from replay.store import not_a, notifications, stream_kind
 from replay.verify_money import MoneyMoved
 from replay.verify_report import CHECKS, Fault, Report, Where
@@ -93,6 +95,7 @@ class Verifier:
         self.escrow_last: dict[str, Where] = {}  # the latest transfer touching each escrow
         self.pools_open: set[str] = set()  # pools kept in their table's stream from here on
         self.moved = MoneyMoved(self.money_fault)  # transfers against what the events say
+        self.unread: set[str] = set()  # streams with an event that cannot be read
 
     def fault(self, where: Where, check: str, problem: str) -> None:
         self.faults.append(Fault.at(where, check, problem))
@@ -119,33 +122,57 @@ class Verifier:
         except Exception as error:  # a stored row that no longer decodes is itself a fault
             where = Where(notification.id, stream, version, type_name)
             self.fault(where, "decode", f"the stored event cannot be decoded ({error})")
-            self.moved.unreadable(stream)
+            self.unreadable(stream)
             self.chains[stream] = (None, version + 1)
             self.last[stream] = self.head = where
             return
         where = Where(notification.id, stream, version, type(event).__qualname__)
-        self.chain(where, event)
-        self.facts(where, stream, event)
+        intact = self.chain(where, event)
         self.last[stream] = self.head = where
         if self.expect_head is not None and notification.id == self.expect_head[0]:
             self.expected_found, self.expected_hash = where, self.chains[stream][0]
+        # JSON that still parses but lost a field, or holds text for a number, decodes without
+        # complaint: every later check would meet it as an AttributeError or a wrong sum.
+        wrong = misshapen(event)
+        if wrong is not None:
+            problem = (
+                f"the stored event was altered: {ALTERED} ({wrong})"
+                if not intact
+                # Its hash fits: it was written so (by a forger who hashed it, or a bug).
+                else f"the event's fields are not those its type records ({wrong})"
+            )
+            self.fault(where, "decode", problem)
+            self.unreadable(stream)
+            return
+        self.facts(where, stream, event)
         if self.snapshots is not None:
             if version == 1:
                 self.snapshots.first_event(where, event)
             self.snapshots.feed(where, event)
 
-    def chain(self, where: Where, event: Any) -> None:
+    def unreadable(self, stream: str) -> None:
+        """A stream with an event that cannot be read (a fault names it) is not held to its
+        money nor to its snapshots: every such fault would follow from that one."""
+        self.moved.unreadable(stream)
+        self.unread.add(stream)
+        if self.snapshots is not None:
+            self.snapshots.forget(stream)
+
+    def chain(self, where: Where, event: Any) -> bool:
+        """Check the event's place in its stream's chain; whether its content fits its hash."""
         fields = event_fields(event)
         prev, expected = self.chains.get(where.stream, (GENESIS, 1))
         if where.version != expected:
             self.fault(where, "chain", f"version gap: expected v{expected}, found v{where.version}")
         elif prev is not None and fields.get("prev_hash") != prev:
             self.fault(where, "chain", "prev_hash does not match the preceding event's hash")
+        intact = "hash" in fields and hash_matches(where.type, fields)
         if "hash" not in fields:
             self.fault(where, "chain", "the event carries no hash")
-        elif not hash_matches(where.type, fields):
+        elif not intact:
             self.fault(where, "chain", "content does not match its hash (the event was altered)")
         self.chains[where.stream] = (fields.get("hash"), where.version + 1)
+        return intact
 
     def facts(self, where: Where, stream: str, event: Any) -> None:
         self.moved.event(where, stream, event)
@@ -228,7 +255,7 @@ class Verifier:
         if own not in (event.from_account, event.to_account):
             self.fault(where, "money", f"a transfer recorded in {own}'s stream misses it")
             return
-        if own_account is accounts.player:
+        if own_account is accounts.player and stream not in self.unread:
             change = event.change(own)
             self.wallets[stream] += change
             # A debit overdraws; money paid into a wallet a credit table left short does not.

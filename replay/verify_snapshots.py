@@ -80,6 +80,11 @@ class Snapshots:
         if not pending:
             del self.folding[where.stream]
 
+    def forget(self, stream: str) -> None:
+        """Stop folding ``stream``: one of its events cannot be read (verify names it), so its
+        snapshots cannot be weighed."""
+        self.folding.pop(stream, None)
+
     def compare(self, where: Any, aggregate: Any, snapshot: Any) -> None:
         self.checked_in[where.stream] += 1
         fresh = type(aggregate).Snapshot.take(snapshot_state(aggregate))

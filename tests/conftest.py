@@ -9,6 +9,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from environment import under_ci
 from postgres_schemas import create_schema, drop_schema, postgres_connect, postgres_settings
 
 from ledger.config import store_env as build_store_env
@@ -54,7 +55,7 @@ def require_postgres() -> None:
         return
     s = postgres_settings()
     where = f"{s['host']}:{s['port']}/{s['dbname']}"
-    if os.environ.get("CI", "").lower() == "true":
+    if under_ci():
         pytest.fail(
             f"CI=true and PostgreSQL is NOT reachable at {where} as {s['user']}; "
             "CI must run the PostgreSQL tests, not skip them.\n"

@@ -9,14 +9,18 @@ import uuid
 import psycopg
 from psycopg import sql
 
+from ledger.config import env_str
+
 
 def postgres_settings() -> dict[str, str]:
+    """The test server, from the ledger's own variables read as the ledger reads them (a
+    blank one is its default)."""
     return {
-        "host": os.environ.get("POSTGRES_HOST", "127.0.0.1"),
-        "port": os.environ.get("POSTGRES_PORT", "5432"),
-        "dbname": os.environ.get("POSTGRES_DBNAME", "test"),
-        "user": os.environ.get("POSTGRES_USER", "postgres"),
-        "password": os.environ.get("POSTGRES_PASSWORD", ""),
+        "host": env_str("POSTGRES_HOST", "127.0.0.1"),
+        "port": env_str("POSTGRES_PORT", "5432"),
+        "dbname": env_str("POSTGRES_DBNAME", "test"),
+        "user": env_str("POSTGRES_USER", "postgres"),
+        "password": os.environ.get("POSTGRES_PASSWORD") or "",
     }
 
 

@@ -7,9 +7,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ledger.config import POSTGRES_DEFAULTS, env_int, env_str
 from replay.projections.database import ProjectionBusy, ViewDatabase, set_clause
 
 _ARRAY = {str: "text[]", int: "bigint[]"}  # PostgreSQL array types of key parts, by type
+
+
+def connect_settings(env: Mapping[str, str]) -> dict[str, Any]:
+    """Where the read models' connection goes: the ledger's own PostgreSQL settings, read as
+    ``ledger.config.store_env`` reads them (a blank one is its default)."""
+    settings: dict[str, Any] = {
+        name.removeprefix("POSTGRES_").lower(): env_str(name, default, env)
+        for name, default in POSTGRES_DEFAULTS.items()
+    }
+    settings["password"] = env.get("POSTGRES_PASSWORD") or ""  # taken as it is
+    settings["port"] = env_int("POSTGRES_PORT", 5432, env, minimum=1, maximum=65535)
+    settings["connect_timeout"] = env_int("POSTGRES_CONNECT_TIMEOUT", 5, env, minimum=0)
+    return settings
 
 
 class PostgresViews(ViewDatabase):
@@ -31,16 +45,8 @@ class PostgresViews(ViewDatabase):
             self._connection = None
         if self._connection is None:
             env, psycopg = self._env, self._psycopg
-            self._connection = psycopg.connect(
-                host=env.get("POSTGRES_HOST", "127.0.0.1"),
-                port=int(env.get("POSTGRES_PORT", "5432")),
-                dbname=env.get("POSTGRES_DBNAME", "test"),
-                user=env.get("POSTGRES_USER", "postgres"),
-                password=env.get("POSTGRES_PASSWORD", ""),
-                connect_timeout=int(env.get("POSTGRES_CONNECT_TIMEOUT", "5") or 5),
-                prepare_threshold=None,
-            )
-            schema = env.get("POSTGRES_SCHEMA")
+            self._connection = psycopg.connect(**connect_settings(env), prepare_threshold=None)
+            schema = env_str("POSTGRES_SCHEMA", "", env)
             if schema:
                 statement = psycopg.sql.SQL("SET search_path TO {}")
                 self._connection.execute(statement.format(psycopg.sql.Identifier(schema)))

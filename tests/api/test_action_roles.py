@@ -52,10 +52,23 @@ def test_a_dealer_key_may_not_play_a_players_hand(http):
 
 def test_an_ochko_banker_values_his_aces_with_his_dealer_key_only(http):
     t = open_table(http, "ochko")
-    t.start(["TC", "9D", "8H", "KC", "7D", "9C"])
+    # Ann TC KC, Bob 9D 7D; the banker Dee AH 6C: an ace of his own to value, in his turn.
+    t.start(["TC", "9D", "AH", "KC", "7D", "6C"])
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    http.act(t.rid, "Bob", action="stake", amount=200)
+    http.act(t.rid, "Ann", action="stand", hand="h1")
+    http.act(t.rid, "Bob", action="stand", hand="h2")
+    assert t.view("admin")["phase"] == "dealer"
     body = {"action": "ace_value", "index": 0, "value": 1}
     dee_as_player = http.make_key("player", t.ids["Dee"])
-    http.post(f"/v1/rounds/{t.rid}/actions", body, key=dee_as_player, status=403)
+
+    problem = http.post(f"/v1/rounds/{t.rid}/actions", body, key=dee_as_player, status=403)
+
+    assert "dealer key" in problem["detail"]
+    assert t.view("admin")["dealer_hand"]["aces"] == {}  # nothing was written
+    out = http.post(f"/v1/rounds/{t.rid}/actions", body, key=http.keys["dealer"], status=200)
+    banker = out["round"]["dealer_hand"]
+    assert banker["aces"] == {"0": 1} and banker["total"] == 7
 
 
 def test_actor_from_a_non_admin_key_is_refused_naming_the_field(http):

@@ -2,11 +2,21 @@
 known figures of casino Blackjack, a seed must make a run reproducible, and the CLI and the
 benchmarks must run.
 
-Statistics: one seeded run of ROUNDS rounds is shared by the figure checks. Each check allows
-Z standard errors (computed from the run's own counts) plus, for the dealer table, a small
-allowance for the difference between a full shoe and a shoe part-dealt (card removal). With the
-seed fixed the run is deterministic, so the checks never flake; a wrong rule (a dealer hitting
-soft 17, a blackjack paid 1:1) moves the figures by many standard errors.
+One seeded run of ROUNDS rounds is shared by the checks, of two kinds:
+
+- exact: an independent referee (``casino_referee``) reads every round of the run and holds the
+  dealer's draws to S17, every player decision to basic strategy and every settlement to the
+  cards and 3:2, so a wrong rule is a named fault, not a shift in a figure. The run is
+  deterministic for its seed, and the same referee is shown to fault short runs played with the
+  wrong rules (a blackjack paid 6:5, a player mimicking the dealer, a dealer hitting soft 17, no
+  double after a split).
+- statistical: the figures against exact and published values, each allowing Z standard errors
+  of the run's own counts (plus, for the dealer table, a small allowance for a shoe part-dealt
+  rather than full: card removal). They bound the deal itself (the shoe's make-up, the shuffle)
+  and catch gross errors only: at 2,500 rounds the house edge is known to about ±8 points of a
+  bet, while a 6:5 payout moves it by 1.4 points and mimicking the dealer by 5. Telling those
+  apart by the figures alone would take hundreds of thousands of rounds; the referee does it
+  exactly in a few hundred.
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from casino_referee import Verdict, natural, referee, total
 
 from ledger import simulate
 from ledger.application import TwentyOneLedger
@@ -42,7 +53,7 @@ from ledger.simulate import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-ROUNDS = 2500  # about 15 s; the standard error of a share with n samples is at most 0.5/sqrt(n)
+ROUNDS = 2500  # about 5 s; the standard error of a share with n samples is at most 0.5/sqrt(n)
 Z = 4.0
 SEED = 2024
 
@@ -102,21 +113,114 @@ def test_the_exact_table_is_the_published_one():
 # -- one long seeded run --------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def figures():
+def played(settings: Settings) -> tuple[dict, Verdict]:
+    """A run's figures, and the referee's verdict on its rounds."""
     app = TwentyOneLedger(env=store_env("memory", environ={}))
     try:
-        yield run(Settings(rounds=ROUNDS, seed=SEED, players=1, strategy="basic"), app)
+        figures = run(settings, app)
+        started = [
+            n.originator_id
+            for n in app.recorder.select_notifications(start=1, limit=10**7)
+            if n.topic.endswith("Round.Started")
+        ]
+        verdict = referee([list(app.events.get(rid)) for rid in started], settings.stake)
     finally:
         app.close()
+    return figures, verdict
+
+
+@pytest.fixture(scope="module")
+def run_of_record() -> tuple[dict, Verdict]:
+    return played(Settings(rounds=ROUNDS, seed=SEED, players=1, strategy="basic"))
+
+
+@pytest.fixture(scope="module")
+def figures(run_of_record) -> dict:
+    return run_of_record[0]
+
+
+@pytest.fixture(scope="module")
+def verdict(run_of_record) -> Verdict:
+    return run_of_record[1]
 
 
 def share_tolerance(p: float, n: int) -> float:
     return Z * math.sqrt(max(p * (1 - p), 0.01) / n)
 
 
+# -- exact: the referee on every round of the run ------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_dealer_draws_below_17_and_stands_on_every_17_soft_ones_too(verdict):
+    assert verdict.of("dealer") == []
+    assert verdict.rounds == ROUNDS and verdict.dealer_draws > ROUNDS / 2
+    assert verdict.soft_17_stands > 10  # the rule that S17 and H17 differ on was met
+
+
+@pytest.mark.slow
+def test_every_decision_of_the_player_is_basic_strategys(verdict):
+    assert verdict.of("decision") == []
+    assert verdict.decisions > ROUNDS
+    # Each kind of decision was met, a double after a split (DAS) too.
+    assert verdict.splits > 10 and verdict.doubles > 100 and verdict.doubles_after_split > 5
+
+
+@pytest.mark.slow
+def test_every_hand_is_paid_what_its_cards_say_and_so_is_the_run(verdict, figures):
+    assert verdict.of("settlement") == []
+    assert verdict.naturals_paid > 50  # each paid 3:2
+    # The run's figure is the referee's sum, to the minor unit: nothing is counted twice or lost.
+    net = figures["player_net_per_hand"] * figures["initial_hands"] * 100
+    assert net == pytest.approx(verdict.net, abs=1e-6)
+
+
+@pytest.mark.slow
+def test_the_dealer_table_counts_what_the_referee_counts_from_the_cards(verdict, figures):
+    """The run's dealer figures, derived again for this seed from the dealer's cards alone."""
+    for up in UPCARDS:
+        mine, counted = figures["dealer"][up], verdict.dealer[up]
+        assert (mine["n"], mine["played"]) == (counted["n"], counted["played"]), up
+        no_blackjack = 1 - counted["blackjack"] / counted["n"]
+        assert mine["blackjack"] == pytest.approx(counted["blackjack"] / counted["n"]), up
+        for final in FINALS[1:-2] + ["bust"]:  # 17 … 21, bust: of the hands he played out
+            share = no_blackjack * counted[final] / counted["played"]
+            assert mine[final] == pytest.approx(share), (up, final)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("wrong", "faults"),
+    [
+        ({"payout": "6:5"}, {"settlement"}),
+        ({"strategy": "mimic"}, {"decision"}),
+        ({"soft17": "hit"}, {"dealer", "decision"}),  # and 11 against an ace is a double
+        ({"das": False}, {"decision"}),
+        ({"soft17": "hit", "payout": "6:5", "das": False}, {"dealer", "decision", "settlement"}),
+    ],
+    ids=["6:5", "mimic", "H17", "no DAS", "H17, 6:5, no DAS"],
+)
+def test_the_referee_faults_a_run_played_by_the_wrong_rules(wrong, faults):
+    """The same seed, 300 rounds (under a second each): each wrong rule is named."""
+    _, verdict = played(Settings(rounds=300, seed=SEED, players=1, **wrong))
+
+    assert {fault.split(":")[0] for fault in verdict.faults} == faults, verdict.faults[:5]
+
+
+def test_the_referee_settles_by_the_book():
+    assert total(["AS", "6H"]) == (17, True) and total(["AS", "6H", "TD"]) == (17, False)
+    assert total(["AS", "AD", "9C"]) == (21, True) and total(["KS", "QH", "2C"]) == (22, False)
+    assert natural(["AS", "KD"]) and not natural(["AS", "5D", "5C"])
+
+
+# -- statistical: the figures against exact and published values -----------------------------------
+
+
 @pytest.mark.slow
 def test_the_dealer_busts_as_often_as_the_published_figures_say(figures):
+    """Bounds the deal (the shoe's make-up and the shuffle), within Z standard errors: about
+    ±15 points with a 6 up at 2,500 rounds, too wide to tell S17 from H17 (2 points); the
+    referee checks the dealer's rule itself, draw by draw."""
     six, ten = figures["dealer"]["6"], figures["dealer"]["10"]
 
     # A 6 up: no blackjack possible, busts 42%.
@@ -130,6 +234,8 @@ def test_the_dealer_busts_as_often_as_the_published_figures_say(figures):
 
 @pytest.mark.slow
 def test_every_cell_of_the_dealer_table_agrees_with_the_exact_figures(figures):
+    """Within Z standard errors of each cell's count (see above): a shoe of the wrong make-up
+    or a biased shuffle, not a fine rule."""
     table = figures["dealer"]
     assert sum(row["n"] for row in table.values()) == ROUNDS
     for up in UPCARDS:
@@ -145,8 +251,11 @@ def test_every_cell_of_the_dealer_table_agrees_with_the_exact_figures(figures):
 
 
 @pytest.mark.slow
-def test_basic_strategy_loses_about_half_a_percent(figures):
-    # 6 decks, S17, DAS, no surrender, 3:2: the house edge is about 0.45% of the initial bet.
+def test_the_net_per_hand_is_within_four_standard_errors_of_the_house_edge(figures):
+    """6 decks, S17, DAS, no surrender, 3:2: the house edge of basic strategy is about 0.45%
+    of the initial bet. At 2,500 rounds four standard errors are about 8 points of a bet, so
+    this catches gross errors in the money only: a 6:5 payout (1.4 points) or a player who
+    mimics the dealer (5 points) passes it, and the referee's tests above fault them exactly."""
     stderr = figures["player_net_per_hand_stderr"]
 
     assert 0.015 < stderr < 0.03  # the sample is large enough for the band to mean something

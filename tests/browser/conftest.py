@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from environment import chromium as chromium_path
+from environment import under_ci
 
 from api.store import ApiStore
 from benchmarks.http_load import GunicornServer
 from ledger.config import store_env
 
-CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM = chromium_path()
 INSTALL_HINT = (
     "run `make browser` (apt-get install -y --no-install-recommends chromium), "
     "and `pip install -e '.[test]'` for playwright"
@@ -53,7 +55,7 @@ def chromium() -> Path:
     missing = _missing()
     if missing is None:
         return CHROMIUM
-    if os.environ.get("CI", "").lower() == "true":
+    if under_ci():
         pytest.fail(
             f"CI=true and {missing}: CI must run the browser tests, not skip them; {INSTALL_HINT}.",
             pytrace=False,

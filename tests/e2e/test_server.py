@@ -163,3 +163,52 @@ def test_python_m_api_refuses_a_bad_setting_in_one_line_and_makes_no_var(tmp_pat
     )
     assert done.stdout == "" and not (tmp_path / "var").exists()
     assert not (tmp_path / "db").exists()  # refused before the store's directory is made
+
+
+def test_python_m_api_refuses_an_access_log_in_a_missing_directory_before_any_key(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "api"],
+        cwd=tmp_path,
+        env={
+            **os.environ,
+            "PYTHONPATH": str(REPO),
+            "LEDGER_STORE": "sqlite",
+            "LEDGER_SQLITE_PATH": "./var/ledger.sqlite3",
+            "ACCESS_LOG": "/no/such/dir/access.log",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == (
+        "python -m api: ACCESS_LOG '/no/such/dir/access.log': its directory '/no/such/dir' does "
+        "not exist (the server makes none for the log)\n"
+    )
+    assert done.stdout == ""  # no banner, and no admin key printed for a server that never ran
+    assert not (tmp_path / "var").exists()
+
+
+def test_python_m_api_with_every_variable_empty_serves_on_the_defaults(tmp_path):
+    """`set -a; . ./.env` exports a blank line as an empty value: each counts as unset, for
+    gunicorn too (it read an empty WEB_CONCURRENCY with int() and died, and bound every
+    interface for an empty HOST)."""
+    from api.serving import VARIABLES
+
+    blanks = {name: "" for name in VARIABLES}
+    server = GunicornServer(
+        {**blanks, "PORT": "0"},  # port 8000 may be taken: the only one set
+        tmp_path / "run.log",
+        argv=[sys.executable, "-m", "api"],
+        cwd=tmp_path,
+    )
+    with server:
+        assert server.url.startswith("http://127.0.0.1:"), server.log()  # HOST: loopback only
+        assert server.client().call("GET", "/health")[0] == 200
+        assert server.stop() == 0
+    log = server.log()
+    assert log.count("Booting worker") == 2  # WEB_CONCURRENCY: 2
+    assert '"GET /health HTTP/1.1" 200' in log  # ACCESS_LOG: to stdout
+    assert (tmp_path / "var" / "ledger.sqlite3").is_file()  # the default store

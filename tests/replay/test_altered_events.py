@@ -4,10 +4,12 @@ line, where it would otherwise fail deep in whatever read it (reviewer's finding
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from uuid import UUID
 
 import pytest
-from tampering import alter
+from tampering import alter, damage
 
 from ledger.application import TwentyOneLedger
 from replay.__main__ import main
@@ -26,6 +28,10 @@ def _amount_as_text(fields):
 
 def _no_amount(fields):
     del fields["amount"]
+
+
+def _no_seat(fields):
+    del fields["seat"]
 
 
 CASES = [
@@ -50,7 +56,7 @@ def test_the_round_audit_names_an_altered_event(stored_round, topic, change, say
     assert f"was altered: its fields are not what was recorded ({says})" in str(damaged)
 
 
-@pytest.mark.parametrize("command", [["export"], ["round", "ROUND"]])
+@pytest.mark.parametrize("command", [["export"], ["round", "ROUND"], ["rederive", "ROUND"]])
 def test_the_cli_names_an_altered_round_event_in_one_line(stored_round, capsys, command):
     env, path, rid = stored_round
     position, stream, version = alter(path, "Round.CardDealt", _no_card)
@@ -59,10 +65,133 @@ def test_the_cli_names_an_altered_round_event_in_one_line(stored_round, capsys, 
 
     err = capsys.readouterr().err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    # rederive reads the round's events without their positions (it lists none).
+    where = "" if command[0] == "rederive" else f" (position {position})"
     assert (
-        f"event Round.CardDealt v{version} of stream {stream} (position {position}) was "
+        f"event Round.CardDealt v{version} of stream {stream}{where} was "
         "altered: its fields are not what was recorded (no card)" in err
     )
+
+
+def _no_rules(fields):
+    del fields["rules"]
+
+
+VERIFY_CASES = [*CASES, ("Table.Opened", _no_rules, "no rules")]
+
+
+@pytest.mark.parametrize(("topic", "change", "says"), VERIFY_CASES)
+def test_verify_names_an_altered_event_as_its_first_fault(
+    stored_round, capsys, topic, change, says
+):
+    env, path, _ = stored_round
+    position, stream, version = alter(path, topic, change)
+
+    assert main(["verify"], env=env) == 1
+
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    first = captured.out.splitlines()[0]
+    assert first == (
+        f"verify (all streams): FAILED at {topic} v{version} of stream {stream} "
+        f"(position {position}): the stored event was altered: its fields are not what was "
+        f"recorded ({says})"
+    )
+
+
+@pytest.mark.parametrize(("topic", "change", "says"), VERIFY_CASES)
+def test_verify_json_reports_an_altered_event_in_its_report(
+    stored_round, capsys, topic, change, says
+):
+    env, path, _ = stored_round
+    position, stream, version = alter(path, topic, change)
+
+    assert main(["--json", "verify"], env=env) == 1
+
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False
+    assert report["first_fault"] == {
+        "check": "decode",
+        "position": position,
+        "stream": stream,
+        "version": version,
+        "type": topic,
+        "problem": f"the stored event was altered: its fields are not what was recorded ({says})",
+    }
+
+
+@pytest.mark.parametrize("change", [_no_amount, _amount_as_text, "garbage"])
+def test_an_unreadable_wallet_event_is_one_fault_not_one_per_later_debit(
+    stored_round, capsys, change
+):
+    """Ann's deposit unread, each of her stakes would seem to overdraw her wallet, and her
+    snapshots to differ from her events: faults that all follow from the first."""
+    env, path, _ = stored_round
+    if change == "garbage":
+        damage(path, "Player.FundsTransferred")
+    else:
+        alter(path, "Player.FundsTransferred", change)
+
+    assert main(["--json", "verify"], env=env) == 1
+
+    faults = json.loads(capsys.readouterr().out)["faults"]
+    assert faults[0]["check"] == "decode"
+    assert {f["check"] for f in faults} <= {"decode", "chain"}, faults
+
+
+def _table_of(env: dict, rid: str) -> str:
+    app = TwentyOneLedger(env=env)
+    try:
+        return str(app.get_round(rid).table_id)
+    finally:
+        app.close()
+
+
+def _time_of(path, position: int) -> str:
+    """The stored time of the event at ``position`` (an altered event keeps its own)."""
+    with sqlite3.connect(path) as db:
+        (state,) = db.execute(
+            "select state from stored_events where rowid=?", (position,)
+        ).fetchone()
+    return json.loads(state)["timestamp"]["_data_"]
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+@pytest.mark.parametrize(
+    ("topic", "change", "says"),
+    [
+        ("Table.Opened", _no_rules, "no rules"),  # the table's first event, folded at --at
+        ("Table.PlayerSeated", _no_seat, "no seat"),  # an event the bisection reads too
+    ],
+)
+def test_a_table_at_a_moment_names_an_altered_table_event_in_one_line(
+    stored_round, capsys, topic, change, says, as_json
+):
+    env, path, rid = stored_round
+    table = _table_of(env, rid)
+    position, stream, version = alter(path, topic, change, stream=table)
+    at = _time_of(path, position)
+
+    assert main([*(["--json"] if as_json else []), "table", table, "--at", at], env=env) == 1
+
+    captured = capsys.readouterr()
+    named = (
+        f"event {topic} v{version} of stream {stream} (position {position}) was altered: "
+        f"its fields are not what was recorded ({says})"
+    )
+    if as_json:
+        answer = json.loads(captured.out)
+        assert named in answer["error"]
+        assert answer["damaged"] == {
+            "stream": stream,
+            "version": version,
+            "position": position,
+            "type": topic,
+        }
+    else:
+        err = captured.err
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+        assert err.startswith("replay table: the stored events are damaged: ") and named in err
 
 
 def test_the_audit_endpoint_answers_stored_events_damaged(stored_round):

@@ -82,6 +82,14 @@ def test_a_played_history_verifies_on_every_store(store_env):
     assert main(["verify", "--all"], env=store_env) == 0
 
 
+def test_verify_all_names_the_default_and_with_table_is_bad_usage(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["verify", "--all", "--table", "T"], env={})
+
+    assert exited.value.code == 2
+    assert "argument --table: not allowed with argument --all" in capsys.readouterr().err
+
+
 def test_unrevealed_shoes_are_reported_not_failed(memory_env):
     app = TwentyOneLedger(env=memory_env)
     try:

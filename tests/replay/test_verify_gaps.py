@@ -342,8 +342,9 @@ def test_a_transfer_of_a_non_positive_or_non_integer_amount_is_named(memory_env)
         report = verify(app)
     finally:
         app.close()
-    problems = [f.problem for f in report.faults if f.check == "money" and f.stream == ann]
+    problems = [(f.check, f.problem) for f in report.faults if f.stream == ann]
     assert problems == [
-        "a transfer of 0: amounts are positive integers",
-        "a transfer of True: amounts are positive integers",
+        ("money", "a transfer of 0: amounts are positive integers"),
+        # JSON tells true from 1: held to its type, its hash fitting, before the books see it.
+        ("decode", "the event's fields are not those its type records (amount is bool, not int)"),
     ], report.text()

@@ -4,6 +4,7 @@ SQLite file named by the environment, the way an operator runs them."""
 from __future__ import annotations
 
 import argparse
+import io
 import json
 
 import pytest
@@ -81,3 +82,23 @@ def test_bad_arguments_fail_clearly(tmp_path, monkeypatch, capsysbinary, argv):
     monkeypatch.setenv("LEDGER_SQLITE_PATH", str(tmp_path / "empty.sqlite3"))
     assert run(argv) != 0
     assert capsysbinary.readouterr().err
+
+
+def test_import_dash_reads_the_export_from_stdin(tmp_path, monkeypatch, capsysbinary):
+    """``export | import -``: a ledger copied into another store through a pipe."""
+    from replay.__main__ import main
+
+    source = store_env("sqlite", sqlite_path=str(tmp_path / "s.sqlite3"), environ={})
+    app = TwentyOneLedger(env=source)
+    app.deposit(app.register_player("Bob")["player_id"], 500)
+    app.close()
+    assert main(["export"], env=source) == 0
+    exported = capsysbinary.readouterr().out
+    copy = store_env("sqlite", sqlite_path=str(tmp_path / "copy.sqlite3"), environ={})
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(exported)))
+
+    assert main(["import", "--json", "-"], env=copy) == 0
+
+    assert json.loads(capsysbinary.readouterr().out)["events"] == exported.count(b"\n") == 2
+    assert main(["export"], env=copy) == 0
+    assert capsysbinary.readouterr().out == exported
