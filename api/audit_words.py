@@ -197,6 +197,13 @@ def who(actor: Any, names: dict[str, str]) -> str:
     return f"Player {short_id(actor)}"
 
 
+# A dealer's cover held or released for a penalty (ledger/games/dealer_penalties.py).
+PENALTY_COVER = {
+    "VU-27": "the dealer's over-draw penalty (VU-27 b)",
+    "VU-26": "the dealer's penalty (VU-26), from cover the round could no longer cost him",
+}
+
+
 def hand_name(hand_id: Any) -> str:
     if hand_id == "dealer":
         return "the dealer's hand"
@@ -328,9 +335,14 @@ def describe(event: dict[str, Any]) -> str:
     if kind == "HoldAdjusted":
         return hold_adjusted(hand, data)
     if kind == "BankCovered":
+        why = PENALTY_COVER.get(data.get("clause"))
         if (data.get("amount") or 0) < 0:
             left = money(-data["amount"])
+            if why:
+                return f"{left} of the bank's cover was released back to the banker to pay {why}"
             return f"The rest of the bank's cover, {left}, was released back to the banker"
+        if why:
+            return f"The bank's cover was set aside for {why}"
         return "The bank's cover was set aside"
     if kind == "Ended":
         return "Round ended" + (", the deal passes on" if data.get("passes_deal") else "")

@@ -243,6 +243,8 @@ def event_views(
             data["player_total"] = None
         if name == "HandSettled" and dealer_total_hidden(rnd, viewer):
             data["dealer_total"] = None
+            if data.get("dealer_totals") is not None:  # absent on events recorded before it
+                data["dealer_totals"] = None
         out.append({**event, "data": data})
     return out
 

@@ -56,6 +56,15 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
         players = [sp for sp in table.seated_in_order(table.proper_dealer) if sp[1] != dealer]
     if not players:
         raise RuleViolation("nobody is seated to play against the dealer", clause)
+    cap = getattr(rules, "bank_cap", None)
+    if cap is not None and len(players) * rules.min_stake > cap:
+        # Every punter dealt in must stake before the deal; a bank that cannot take their
+        # least stakes would hold the round in betting for good.
+        raise RuleViolation(
+            f"the bank caps the stakes at {cap}: it cannot take the least stake "
+            f"({rules.min_stake}) of {len(players)} punters; a punter must leave his seat",
+            "OC-3",
+        )
     pone = players[-1][1]  # the player on the dealer's right (VU-3, VU-12)
     fresh = _ensure_shoe(app, uow, table, len(players), pone, cut)
     rnd = Round.start(

@@ -173,6 +173,9 @@ def settlement(e: Any) -> dict[str, Any]:
         # weighed. Kept apart from ``dealer_total`` so that a total masked for a viewer
         # (None there) is never mistaken for one that did not exist.
         "dealer_played": e.dealer_total is not None,
+        # After the dealer divides (VU-21): each of his hands' totals, the hand weighed
+        # against them all (``dealer_total`` is his first's); None when he held one hand.
+        "dealer_totals": e.dealer_totals,
         "clauses": [{"id": c, "text": clause_text(c)} for c in e.clauses],
         "stake": e.stake,
         "multiplier": e.multiplier,

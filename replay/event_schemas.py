@@ -72,7 +72,10 @@ NOTES: dict[str, str] = {
         "empty when both are kept."
     ),
     "Round.HandSettled": (
-        "The settlement's arithmetic; the money itself moves in FundsTransferred events."
+        "The settlement's arithmetic; the money itself moves in FundsTransferred events. "
+        "After the dealer divides (VU-21) the hand is settled against each of his hands: "
+        "`dealer_totals` gives every one's total by hand (`dealer_total` is his first's); "
+        "null when he holds one hand, absent on events recorded before it existed."
     ),
 }
 MONEY_NOTE = (
@@ -152,7 +155,8 @@ def json_type(hint: Any) -> dict[str, Any]:
     if origin in (list, tuple):
         return {"type": "array", "items": json_type(args[0]) if args else {}}
     if origin is dict or hint is dict:
-        return {"type": "object"}
+        values = json_type(args[1]) if len(args) == 2 else {}
+        return {"type": "object", **({"additionalProperties": values} if values else {})}
     raise TypeError(f"no JSON Schema for the type hint {hint!r}")
 
 

@@ -13,9 +13,10 @@ The events the engine produces are compared with the recorded ones position by p
 multiplier, rounding, clauses) is compared with the recorded one (``replay.rederivation``).
 Burn cards and shoe changes are left out of both sides (a fixed shoe neither burns nor runs
 out), and so are the round's own transfers, which follow from the settlements. The holds and
-cover a Hoyle round releases once its naturals are settled (H13-5, H13-6) are compared apart,
-so a round recorded before the ledger released them still rederives, with that difference
-named.
+cover a Hoyle round releases once its naturals are settled (H13-5, H13-6), and the cover a
+Vingt-un dealer holds for his over-draw penalty or releases to pay a penalty (VU-26, VU-27 b),
+are compared apart, so a round recorded before the ledger did so still rederives, with that
+difference named.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ FUNDS = 10**12  # every stand-in's deposit: no recorded stake can be refused for
 # Left out of the comparison: burns and shoe changes (a fixed shoe has none), and the round's
 # own transfers (escrow to house or pool), whose number follows from the settlements compared.
 SKIPPED = (Round.CardBurned, Round.ShoeReplaced, Round.FundsTransferred)
+# Compared apart (``penalty_cover``), as the Hoyle releases are (``released_after_deal``).
+PENALTY_COVER_CLAUSES = ("VU-26", "VU-27")
 NOT_COMPARED = frozenset(
     {"originator_id", "originator_version", "timestamp", "hash", "prev_hash", "shoe", "shoe_index"}
 )
@@ -107,6 +110,7 @@ class _Replay:
         self.rules = rules
         self.recorded = [e for e in recorded if not _left_out(e)]
         self.releases = [e for e in recorded if released_after_deal(e)]
+        self.penalty_cover = [e for e in recorded if penalty_cover(e)]
         self.result = result
         # Cards recorded with another actor and nothing else changed (see ``compare``).
         self.dealt_by_caller: list[str] = []
@@ -143,16 +147,19 @@ class _Replay:
         return [e for e in events if not _left_out(e)]
 
     def compare_releases(self) -> None:
-        """The holds and cover released after the deal (H13-5, H13-6), compared apart: a
-        round recorded before the ledger released them held them to its end, and differs
+        """The holds and cover released after the deal (H13-5, H13-6), and the Vingt-un
+        dealer's cover for his penalties (VU-26, VU-27 b), compared apart: a round recorded
+        before the ledger released them, or held and paid penalties from the cover, differs
         from today's rules in that alone, not in a step of play or a settlement."""
-        events = self.app.events.get(UUID(self.round_id))
-        now = [_release(e) for e in events if released_after_deal(e)]
-        recorded = [self.mapped(_release(e)) for e in self.releases]
-        if now != recorded:
-            self.result.event_differences.append(
-                f"released after the deal: recorded {recorded}, now {now}"
-            )
+        events = list(self.app.events.get(UUID(self.round_id)))
+        for what, which, kept in (
+            ("released after the deal", released_after_deal, self.releases),
+            ("the dealer's penalty cover", penalty_cover, self.penalty_cover),
+        ):
+            now = [_release(e) for e in events if which(e)]
+            recorded = [self.mapped(_release(e)) for e in kept]
+            if now != recorded:
+                self.result.event_differences.append(f"{what}: recorded {recorded}, now {now}")
 
     def legacy_dealt(self, recorded: dict[str, Any], now: dict[str, Any]) -> bool:
         """Whether a card's actor differs as the ledger's older records differ: today the
@@ -335,6 +342,13 @@ class _Replay:
         return None
 
 
+def penalty_cover(event: Any) -> bool:
+    """The Vingt-un dealer's cover held for his over-draw penalty (VU-27 b) or released to
+    pay a penalty (VU-26, VU-27 b): a round recorded before the ledger paid penalties from
+    the cover has none, and differs from today's rules in that alone."""
+    return isinstance(event, Round.BankCovered) and event.clause in PENALTY_COVER_CLAUSES
+
+
 def released_after_deal(event: Any) -> bool:
     """A hold (H13-5) or bank cover (H13-6) released once Hoyle's naturals are settled."""
     if isinstance(event, Round.HoldAdjusted):
@@ -345,7 +359,7 @@ def released_after_deal(event: Any) -> bool:
 
 
 def _left_out(event: Any) -> bool:
-    return isinstance(event, SKIPPED) or released_after_deal(event)
+    return isinstance(event, SKIPPED) or released_after_deal(event) or penalty_cover(event)
 
 
 def _release(event: Any) -> list[Any]:

@@ -14,7 +14,8 @@ hash chain and all; ``replay.verify_money`` holds them to what is derived here.
 
 The legs of a settlement, of insurance and of the pool's share come from the same functions
 the game plays them with (``ledger.games.play.settlement_legs``, ``casino.insurance_legs``,
-``vingt_un.overdrawn_dealer_hands``, ``tie_receipts``, ``tie_share``): one rule, not two."""
+``dealer_penalties.overdrawn_dealer_hands``, ``vingt_un.tie_receipts``, ``tie_share``): one
+rule, not two."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from typing import Any
 
 from ledger import accounts
 from ledger.domain.round import Round
-from ledger.games import casino, vingt_un
+from ledger.games import casino, dealer_penalties, vingt_un
 from ledger.games.play import settlement_legs
 from ledger.rules import RuleSet
 from replay.damage import fold
@@ -129,7 +130,7 @@ class RoundMoney:
         rnd, rules = self.round, self.rules
         legs = [
             (self.banker, self.pool, rules.pool_dealer_overdraw, POOL_CLAUSE)
-            for _ in vingt_un.overdrawn_dealer_hands(rnd)
+            for _ in dealer_penalties.overdrawn_dealer_hands(rnd)
         ]
         receipts = vingt_un.tie_receipts(rnd, self.settled_at_the_end)
         share, _ = vingt_un.tie_share(rules, receipts)

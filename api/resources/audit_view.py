@@ -95,12 +95,13 @@ def player_audit(rnd: Any, report: dict, viewer: Any, withheld: set[str]) -> dic
 
 def _without_dealer_total(hand: dict) -> dict:
     """A hand whose settlement weighed a dealer's total the viewer may not know (his cards
-    did not all lie face up): the total withheld, as its ``HandSettled`` event has it, and
+    did not all lie face up): the total (and each divided hand's, VU-21) withheld, as its
+    ``HandSettled`` event has it, and
     ``dealer_played`` kept (the page then says 'not shown to you')."""
     settled = hand["settlement"]
     if settled is None or settled["dealer_total"] is None:
         return hand
-    return {**hand, "settlement": {**settled, "dealer_total": None}}
+    return {**hand, "settlement": {**settled, "dealer_total": None, "dealer_totals": None}}
 
 
 def _masked_shoe(shoe: dict, masked: set[int]) -> dict:

@@ -41,6 +41,16 @@ class AuditSettlementSchema(Schema):
     outcome = fields.String()
     player_total = fields.Integer(allow_none=True)
     dealer_total = fields.Integer(allow_none=True)
+    dealer_totals = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        allow_none=True,
+        metadata={
+            "description": "after the dealer divides (VU-21): each of his hands' totals by "
+            "hand, in the order he played them, every one weighed against this hand "
+            "(dealer_total is his first's); null when he held one hand"
+        },
+    )
     dealer_played = fields.Boolean(
         metadata={
             "description": "false when the hand was settled before the dealer played "

@@ -340,6 +340,10 @@ class Round(ChainedAggregate):
         dealer_total: int | None
         clauses: list[str]
         from_bank_cover: int
+        # After the dealer divides (VU-21) the hand is settled against each of his hands:
+        # every one's total by hand, in the order he played them (``dealer_total`` is his
+        # first's). None when he holds one hand, and on events recorded before.
+        dealer_totals: dict[str, int] | None = None
 
         def apply(self, rnd: Round) -> None:
             rnd.bank_held -= self.from_bank_cover

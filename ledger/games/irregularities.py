@@ -15,7 +15,7 @@ from ledger.errors import (
     RuleViolation,
     WrongPhase,
 )
-from ledger.games import dealer_play, moves, private, turns
+from ledger.games import dealer_penalties, dealer_play, moves, private, turns
 from ledger.games.play import Play
 
 
@@ -35,8 +35,36 @@ def _record(play: Play, kind: str, offender: str, hand: str, clause: str, note: 
         note=note,
     )
     penalty = play.rules.penalty_amount  # VU-26: the offender pays the pool, if one is kept
-    if penalty and offender:
+    if not (penalty and offender):
+        return
+    if offender == play.rnd.dealer:
+        dealer_penalties.pay_dealer_penalty(play, penalty, kind)
+    else:
         private.pay_to_pool(play, accounts.player(offender), penalty, "VU-26", f"penalty: {kind}")
+
+
+def pending_two(rnd: Round) -> str | None:
+    """The open hand whose holder has two cards given at once to keep or reject (VU-23), if
+    any. Play waits on it (``turns.continue_play``), so it is the hand in turn."""
+    for hand_id in rnd.order:
+        hand = rnd.hands[hand_id]
+        if hand.get("pending_two") and hand["status"] == OPEN and not hand.get("settled"):
+            return hand_id
+    return None
+
+
+def _refuse_while_pending(play: Play, what: str, hand_id: str | None = None) -> None:
+    """VU-23 leaves the choice of two cards to the player "while the process of drawing is
+    going on": nothing may move play on past his hand (serve another out of order, settle
+    another, throw one up) before he has made it, or the ledger would end his turn for him
+    and he would choose later, knowing more."""
+    waiting = pending_two(play.rnd)
+    if waiting is not None and waiting != hand_id:
+        raise RuleViolation(
+            f"hand {waiting} has two cards given at once to keep or reject: {what} waits "
+            "until its holder takes or rejects them",
+            "VU-23",
+        )
 
 
 def _open_hand(play: Play, hand_id: str, clause: str) -> dict:
@@ -78,7 +106,14 @@ def serve_two(play: Play, hand_id: str) -> tuple[str, list[str]]:
             "to stand",
             "VU-11",
         )
-    _open_hand(play, hand_id, "VU-23")
+    hand = _open_hand(play, hand_id, "VU-23")
+    if not is_dealer_hand(hand_id) and hand.get("pending_two"):
+        # A second pair would bury the first, which the player never chose from.
+        raise RuleViolation(
+            f"hand {hand_id} must first take or reject the two cards given "
+            f"({' '.join(hand['pending_two'])})",
+            "VU-23",
+        )
     cards = [play.deal(hand_id, face_up=True, drawn=True, clause="VU-23") for _ in range(2)]
     _record(play, "two_cards", rnd.dealer, hand_id, "VU-23", f"gave {' '.join(cards)} at once")
     if is_dealer_hand(hand_id):
@@ -109,12 +144,26 @@ def reject(play: Play, hand_id: str, player_id: str, card: str) -> None:
 
 
 def _pending(play: Play, hand_id: str, player_id: str) -> dict:
+    """The hand whose two cards its holder now takes or rejects: his own, open and in turn
+    while the players draw. His choice is made in his turn (VU-23), never after the dealer
+    has turned up his cards."""
     _require_vingt_un(play, "VU-23")
-    hand = play.rnd.hand(hand_id)
+    rnd = play.rnd
+    hand = rnd.hand(hand_id)
     if is_dealer_hand(hand_id) or hand["player"] != player_id:
         raise NotPermitted(f"hand {hand_id} belongs to another player", "VU-23")
+    if rnd.phase != "play":
+        raise WrongPhase(
+            f"two cards given at once are taken or rejected while the players draw, not in "
+            f"phase {rnd.phase!r}",
+            "VU-23",
+        )
+    if hand["status"] != OPEN or hand.get("settled"):
+        raise HandClosed(f"hand {hand_id} is {hand.get('outcome') or hand['status']}", "VU-23")
     if not hand.get("pending_two"):
         raise WrongPhase(f"hand {hand_id} has no two cards to take or reject", "VU-23")
+    if rnd.current_turn() != hand_id:
+        raise OutOfTurn(f"it is hand {rnd.current_turn()}'s turn, not {hand_id}'s", "VU-23")
     return hand
 
 
@@ -129,6 +178,7 @@ def serve_out_of_order(play: Play, hand_id: str) -> str:
     if is_dealer_hand(hand_id) or rnd.current_turn() == hand_id:
         raise InvalidCommand("that hand is in turn: serve it with an ordinary draw", "VU-24")
     _open_hand(play, hand_id, "VU-24")
+    _refuse_while_pending(play, f"serving {hand_id} out of turn")
     card = play.deal(hand_id, face_up=True, drawn=True, clause="VU-24")
     _record(play, "out_of_order", rnd.dealer, hand_id, "VU-24", f"served {hand_id} out of turn")
     moves.after_card(play, hand_id)
@@ -144,6 +194,7 @@ def throw_up(play: Play, hand_id: str, player_id: str) -> None:
     if is_dealer_hand(hand_id) or hand["player"] != player_id:
         raise NotPermitted(f"hand {hand_id} belongs to another player", "VU-24")
     turns.refuse_unless_standing(play, hand)  # holder_ends_turn: his turn is over already
+    _refuse_while_pending(play, f"throwing up {hand_id}")
     served = [rnd.order.index(h) for h in rnd.out_of_order_served]
     missed = bool(served) and rnd.order.index(hand_id) < max(served)
     if not missed:
@@ -166,6 +217,9 @@ def false_division(play: Play, hand_id: str) -> None:
     if is_dealer_hand(hand_id):
         raise InvalidCommand("the dealer reports a player's false division", "VU-25")
     hand = _open_hand(play, hand_id, "VU-25")
+    # The hand with two cards pending may itself be reported: it pays double whatever they
+    # make, so no choice of his is taken from him.
+    _refuse_while_pending(play, f"a false division of {hand_id}", hand_id)
     if hand["split_from"]:
         # A hand of a divided pair: its first two cards are the pair's card and the one
         # dealt on it, which need not match; the division itself was a lawful one.

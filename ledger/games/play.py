@@ -87,11 +87,15 @@ class Play:
             return stake * self.rules.split_exposure
         return stake * self.rules.hold_multiple(others)
 
-    def cover_bank(self, stake: int, clause: str, *, split: bool = False) -> None:
-        """A player-banker puts up what the stake could cost him (no-credit tables)."""
+    def cover_bank(
+        self, stake: int, clause: str, *, split: bool = False, exposure: int | None = None
+    ) -> None:
+        """A player-banker puts up what the stake could cost him (no-credit tables):
+        ``exposure`` times it when the book knows that much (VU-21: what one more dealer
+        hand can pay), else its worst case at staking."""
         if self.rules.house_banked or self.rules.credit:
             return
-        multiple = self.rules.split_exposure if split else None
+        multiple = self.rules.split_exposure if split else exposure
         need = stake * (self.rules.banker_exposure if multiple is None else multiple)
         self.books.transfer(self.banker_account, self.escrow, need, clause, "bank cover held")
         self.rnd.trigger_event(Round.BankCovered, amount=need, clause=clause)
@@ -104,8 +108,10 @@ class Play:
         clauses: list[str],
         dealer_total: int | None = None,
         counterparty: str | None = None,
+        dealer_totals: dict[str, int] | None = None,
     ) -> int:
-        """Settle one hand: release its hold, move the net between player and banker."""
+        """Settle one hand: release its hold, move the net between player and banker
+        (``dealer_totals``: each dealer hand's total, when he holds more than one)."""
         hand = self.rnd.hands[hand_id]
         stake, held = hand["stake"], hand["held"]
         if type(multiplier) is not int:  # an int (most results) is exact, and far quicker
@@ -138,15 +144,24 @@ class Play:
             dealer_total=dealer_total,
             clauses=clauses,
             from_bank_cover=from_cover,
+            dealer_totals=dealer_totals,
         )
         return net
 
-    def release_bank_cover(self, clause: str) -> None:
-        left = self.rnd.bank_held
-        if left:
-            self.books.transfer(
-                self.escrow, self.banker_account, left, clause, "bank cover released"
-            )
+    def hold_cover(self, amount: int, clause: str, memo: str) -> None:
+        """The banker puts ``amount`` into his cover for a payment the book may make him
+        owe other than to a stake (VU-27 b), on a table without credit."""
+        if amount and not (self.rules.house_banked or self.rules.credit):
+            self.books.transfer(self.banker_account, self.escrow, amount, clause, memo)
+            self.rnd.trigger_event(Round.BankCovered, amount=amount, clause=clause)
+
+    def release_bank_cover(
+        self, clause: str, amount: int | None = None, memo: str = "bank cover released"
+    ) -> None:
+        """Give the banker back ``amount`` of his cover (all that is left by default)."""
+        left = self.rnd.bank_held if amount is None else min(amount, self.rnd.bank_held)
+        if left > 0:
+            self.books.transfer(self.escrow, self.banker_account, left, clause, memo)
             self.rnd.trigger_event(Round.BankCovered, amount=-left, clause=clause)
 
     def release_beyond(self, multiple: int, hold_clause: str, cover_clause: str) -> None:

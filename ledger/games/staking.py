@@ -25,6 +25,17 @@ def place_stake(play: Play, player_id: str, amount: int) -> str:
             raise StakeOutOfLimits(
                 f"the bank caps the stakes at {rules.bank_cap}; {at_risk} would exceed it", "OC-3"
             )
+        # The round deals only once every punter has staked: the cap keeps room for the
+        # least stake of each punter still to stake, or the round could never be dealt.
+        waiting = sum(1 for h in rnd.hands.values() if h["stake"] == 0) - 1
+        room = rules.bank_cap - at_risk
+        if room < waiting * rules.min_stake:
+            raise StakeOutOfLimits(
+                f"the bank caps the stakes at {rules.bank_cap}; {at_risk} would leave {room}, "
+                f"less than the least stake ({rules.min_stake}) of each of the {waiting} "
+                "punters still to stake",
+                "OC-3",
+            )
     hand = hands[0]
     hold = play.hold_for(amount, others=len(rnd.order) - 1)
     play.books.transfer(f"player:{player_id}", play.escrow, hold, clause, f"stake on {hand['id']}")

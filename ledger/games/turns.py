@@ -22,6 +22,11 @@ def continue_play(play: Play) -> None:
         if len(hand["cards"]) == 1:  # a split hand waits for its second card
             play.deal(turn, face_up=True, drawn=False, clause=fam.SPLIT_CLAUSE)
             continue
+        if hand.get("pending_two"):
+            # VU-23: "the player may keep either or both": two cards given at once are his
+            # to choose from, so his turn waits for take or reject, whatever they make.
+            phases.enter(play, "play", fam.PLAY_CLAUSE)
+            return
         total = rnd.total(turn)
         auto = fam.must_stand(play, hand, total)
         if auto and not awaits_stand(play, hand):

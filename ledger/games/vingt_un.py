@@ -9,7 +9,7 @@ from ledger import accounts
 from ledger.cards import is_natural, same_denomination
 from ledger.domain.round import DEALER, DEALER_HANDS, NATURAL, Round
 from ledger.errors import NotAPair, RuleViolation, StakeOutOfLimits, WrongPhase
-from ledger.games import dealer_play, phases, private
+from ledger.games import dealer_penalties, dealer_play, phases, private
 from ledger.games.play import Play
 
 STAKE_CLAUSE = "VU-5"
@@ -35,6 +35,7 @@ def begin(play: Play) -> None:
     for hand_id in play.rnd.order:
         player = play.rnd.hands[hand_id]["player"]
         private.pay_to_pool(play, accounts.player(player), ante, "VU-27", "ante")
+    dealer_penalties.hold_overdraw_penalty(play, "")
 
 
 def stakes_after_first_card(play: Play) -> bool:
@@ -157,7 +158,8 @@ def dealer_divides(play: Play) -> tuple[str, str]:
     """VU-21: the dealer divides his own pair the same way as a player, the hand he is
     playing, and again when a card so received matches (VU-20), up to four hands; each of his
     hands then meets every stake still standing, so each player's hold and the bank's cover
-    grow to match. Returns the divided hand and the new one."""
+    grow to match: the cover by what one more dealer hand can pay on each stake as it stands
+    (``dealer_hand_exposure``). Returns the divided hand and the new one."""
     rnd = play.rnd
     if rnd.phase != "dealer":
         raise WrongPhase("the dealer divides his pair on his own turn", "VU-21")
@@ -191,7 +193,8 @@ def dealer_divides(play: Play) -> tuple[str, str]:
             # Given, not left to the class default: the hash covers every field stored.
             to_hand="",
         )
-        play.cover_bank(hand["stake"], "VU-21")
+        play.cover_bank(hand["stake"], "VU-21", exposure=play.rules.dealer_hand_exposure)
+    dealer_penalties.hold_overdraw_penalty(play, new_id)
     rnd.trigger_event(
         Round.DealerDivided,
         card=cards[1],
@@ -222,15 +225,10 @@ def _versus(total: int, dealer: int, dealer_bust: bool) -> tuple[int, list[str],
 def settle(play: Play) -> None:
     rnd = play.rnd
     dealers = rnd.dealer_hand_ids()
-    for _ in overdrawn_dealer_hands(rnd):  # VU-27 (b), for each hand he over-drew
-        private.pay_to_pool(
-            play,
-            play.banker_account,
-            play.rules.pool_dealer_overdraw,
-            "VU-27",
-            "dealer over-drew",
-        )
+    _check_standing(rnd)
     live = [hand["id"] for hand in rnd.live_hands()]
+    # Divided (VU-21), each hand is settled against all of his: the event names every total.
+    totals = {d: rnd.total(d) for d in dealers} if len(dealers) > 1 else None
     for hand_id in live:
         total, mult, clauses = rnd.total(hand_id), 0, []
         for dealer_id in dealers:
@@ -240,20 +238,38 @@ def settle(play: Play) -> None:
         if len(dealers) > 1:
             clauses.append("VU-21")
         outcome = "won" if mult > 0 else ("lost" if mult < 0 else "even")
-        play.pay_hand(hand_id, mult, outcome, clauses, rnd.total(DEALER))
+        play.pay_hand(hand_id, mult, outcome, clauses, rnd.total(DEALER), dealer_totals=totals)
+    dealer_penalties.pay_overdraw_penalties(play)
     share, memo = tie_share(play.rules, tie_receipts(rnd, live))
     private.pay_to_pool(play, play.banker_account, share, "VU-27", memo)
     phases.end_round(play, *passes_deal(play))
 
 
+def _check_standing(rnd: Round) -> None:
+    """Every hand settled against the dealer stands at 21 or less: an over-draw pays at
+    once (VU-12), and two cards given at once wait for their holder's choice (VU-23). A
+    live hand over 21 was never stood by its holder, and paying it as standing (VU-14)
+    would pay a hand the book has lost; refused, nothing written."""
+    for hand in rnd.live_hands():
+        total = rnd.total(hand["id"])
+        if total <= 21:
+            continue
+        if hand.get("pending_two"):
+            raise RuleViolation(
+                f"hand {hand['id']} is at {total} with two cards given at once still to keep "
+                "or reject: it cannot be settled as standing",
+                "VU-23",
+            )
+        raise RuleViolation(
+            f"hand {hand['id']} is at {total}, over 21, yet not settled as an over-draw: it "
+            "cannot be settled as standing",
+            "VU-12",
+        )
+
+
 def _dealer(rnd: Round, dealer_id: str) -> tuple[int, bool]:
     dealer = rnd.total(dealer_id)
     return dealer, dealer > 21
-
-
-def overdrawn_dealer_hands(rnd: Round) -> list[str]:
-    """The dealer's hands over 21 once he has played: each pays the pool (VU-27 b)."""
-    return [h for h in rnd.dealer_hand_ids() if rnd.total(h) > 21]
 
 
 def tie_receipts(rnd: Round, hands: list[str]) -> int:

@@ -24,6 +24,10 @@ class VingtUnRules(RuleSet):
     # VU-1: the dealer's double and a Vingt-un may each double a stake: four times at most.
     player_exposure: ClassVar[int] = 4
     banker_exposure: ClassVar[int] = 4
+    # The most one dealer hand pays per unit of a stake as it stands once he plays: double, to
+    # a drawn Vingt-un (VU-15, VU-17). His double (VU-6) is in the stake by then: what one more
+    # hand of his can cost him when he divides (VU-21), not banker_exposure, which counts it.
+    dealer_hand_exposure: ClassVar[int] = 2
 
     dealer_choice: str = "seat"
     natural_passes_deal: bool = True  # VU-10

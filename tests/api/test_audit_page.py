@@ -463,6 +463,31 @@ def test_a_hand_settled_before_the_dealer_played_says_so_not_that_it_was_hidden(
     assert audit(t)["hands"][0]["settlement"]["dealer_played"] is False
 
 
+def test_a_settlement_against_the_dealers_divided_hands_shows_each_total(http):
+    """VU-21: Ann's 18 against the dealer's 8 3 K (21) and 8 T 5 (23): -2 and +1. Each total
+    weighed is in the audit (JSON and page), so the payout can be recomputed by hand."""
+    t = open_table(http, "vingt-un")
+    t.start(["TS", "TD", "8C", "8D", "7D", "8S", "3C", "TH", "KD", "5H"])
+    http.act(t.rid, "Ann", action="stake", amount=500)
+    http.act(t.rid, "Bob", action="stake", amount=100)
+    http.act(t.rid, "dealer", action="dealer_double", called=False)
+    http.act(t.rid, "Ann", action="stand", hand="h1")
+    http.act(t.rid, "Bob", action="stand", hand="h2")
+    for action in ("dealer_split", "dealer_draw", "dealer_stand", "dealer_draw"):
+        http.act(t.rid, "dealer", action=action)
+    assert t.changes() == {"Dee": 600, "Ann": -500, "Bob": -100}
+
+    for who in ("auditor", "Ann"):
+        settled = audit(t, who)["hands"][0]["settlement"]
+        assert (settled["amount"], settled["multiplier"]) == (-500, "-1")
+        assert settled["dealer_totals"] == {"dealer": 21, "dealer2": 23}
+    events = [e for e in audit(t, "Ann")["events"] if e["type"] == "HandSettled"]
+    assert [e["data"]["dealer_totals"] for e in events] == [{"dealer": 21, "dealer2": 23}] * 2
+    assert "dealer 21 (the dealer&#39;s hand), 23 (the dealer&#39;s second hand)" in section(
+        page(t), "hand-h1"
+    )
+
+
 def test_the_bank_covers_release_reads_as_returned_to_the_banker(http):
     t = vingt_un_natural_collects(http)
     released = [

@@ -15,6 +15,7 @@ from collections import Counter
 from uuid import UUID
 
 import private_tables
+import pytest
 from private_tables import (
     assert_books_balance,
     assert_refused,
@@ -136,6 +137,39 @@ def test_OC_3_bank_cap_limits_the_total_staked_against_the_bank(app, fund):
     assert_settled(app, rid, {"h1": (300, ["OC-8"]), "h2": (0, ["OC-8"])})
     assert_wallets(app, before, {p1: 300, p2: 0, banker: -300})
     assert_books_balance(app, rid)
+
+
+def test_OC_3_bank_cap_keeps_room_for_the_least_stake_of_each_punter_still_to_stake(app, fund):
+    # Every punter must stake before the deal: a cap filled early would hold the round in
+    # betting for good, with nothing able to end it.
+    table, banker, (p1, p2) = open_table(app, fund, {"bank_cap": 300, "min_stake": 100})
+    rid = start(app, table, banker, dealt(hands=[("TC", "9C"), ("TD", "8D")], banker=("TH", "8H")))
+
+    refusal = assert_refused(
+        app, rid, lambda: app.place_stake(rid, p1, 250), StakeOutOfLimits, "OC-3"
+    )
+    assert "would leave 50, less than the least stake (100) of each of the 1 punters" in str(
+        refusal
+    )
+    app.place_stake(rid, p1, 200)
+    app.place_stake(rid, p2, 100)
+    assert app.get_round(rid).phase == "play"
+
+
+def test_OC_3_a_round_the_bank_cap_cannot_take_every_least_stake_of_does_not_start(app, fund):
+    table, banker, (p1, p2) = open_table(app, fund, {"bank_cap": 100, "min_stake": 100})
+    stored = len(app.recorder.select_notifications(start=1, limit=10**6))
+    with pytest.raises(RuleViolation) as refused:
+        app.start_round(table, actor=banker)
+    assert refused.value.clause == "OC-3"
+    assert "least stake (100) of 2 punters" in str(refused.value)
+    assert len(app.recorder.select_notifications(start=1, limit=10**6)) == stored
+    assert app.get_table(table).current_round is None
+
+    app.unseat_player(table, 3)  # punter 2's seat
+    rid = app.start_round(table, actor=banker)["round_id"]
+    app.place_stake(rid, p1, 100)
+    assert app.get_round(rid).phase == "play"
 
 
 def test_OC_3_stake_after_first_card_option(app, fund):

@@ -967,7 +967,9 @@ def test_VU_21_VU_20_the_dealer_divides_again_when_a_card_so_received_matches(ap
     assert divided == [("dealer", "dealer2", "8H"), ("dealer", "dealer3", "8S")]
     # Each of his three hands meets every stake: each hold covers three times the worst case.
     assert [rnd.hands[h]["held"] for h in ("h1", "h2")] == [3 * 400, 3 * 800]
-    assert rnd.bank_held == 3 * 4 * 300
+    # The bank's cover: four times the stakes at staking, and with each division double them
+    # (what one more dealer hand can pay; no double was called, VU-6).
+    assert rnd.bank_held == 4 * 300 + 2 * (2 * 300)
 
     assert t.dealer_draw(rid) == "9H"  # 8 2 9: nineteen
     t.dealer_stand(rid)

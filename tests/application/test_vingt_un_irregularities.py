@@ -453,3 +453,74 @@ def test_VU_25_a_hand_of_a_divided_pair_is_no_false_division(app, table):
         assert "divided pair" in refusal.message
     assert not _settled(app, rid)
     assert fold_balances(app).get(f"pool:{table_id}", 0) == 0  # no penalty was taken
+
+
+# VU-21: Ann stands on 18 (T 8); the dealer 8 8, divided: 8 3 drawing K (21), 8 T drawing 5 (23).
+TOTALS = ["TS", "TD", "8C", "8D", "7D", "8S", "3C", "TH", "KD", "5H", "2S", "3S"]
+
+
+def test_VU_21_a_hand_settled_against_divided_hands_names_every_dealer_total(app, table):
+    """Against 21 alone Ann's 18 would pay double (VU-16); the over-drawn 23 pays her one
+    (VU-15): -1. The event carries both totals, enough to recompute that by hand."""
+    table_id, dealer, ann, bob = table
+    before = _balances(app, dealer, ann, bob)
+    rid = _deal(app, table_id, dealer, ann, bob, TOTALS, stakes=(500, 100))
+    app.act(rid, "stand", actor=ann, hand="h1")  # 18
+    app.act(rid, "stand", actor=bob, hand="h2")  # 17
+    app.act(rid, "dealer_split", actor=dealer)
+    app.act(rid, "dealer_draw", actor=dealer)  # 8 3 K: a drawn Vingt-un
+    app.act(rid, "dealer_stand", actor=dealer)
+    app.act(rid, "dealer_draw", actor=dealer)  # 8 T 5: over 21
+
+    settled = _settled(app, rid)
+    assert {h: (e.amount, e.multiplier, e.clauses) for h, e in settled.items()} == {
+        "h1": (-500, "-1", ["VU-16", "VU-15", "VU-21"]),
+        "h2": (-100, "-1", ["VU-16", "VU-15", "VU-21"]),
+    }
+    for event in settled.values():
+        assert (event.dealer_total, event.dealer_totals) == (21, {"dealer": 21, "dealer2": 23})
+    assert _balances(app, dealer, ann, bob) == [before[0] + 600, before[1] - 500, before[2] - 100]
+
+
+def test_a_hand_settled_against_one_dealer_hand_names_no_other_total(app, table):
+    table_id, dealer, ann, bob = table
+    rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "2S", "3S"])
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "stand", actor=bob, hand="h2")
+    app.act(rid, "dealer_stand", actor=dealer)
+
+    assert {h: (e.dealer_total, e.dealer_totals) for h, e in _settled(app, rid).items()} == {
+        "h1": (17, None),
+        "h2": (17, None),
+    }
+
+
+def test_a_settlement_recorded_before_dealer_totals_reads_and_verifies(app, table):
+    """A ``HandSettled`` stored before ``dealer_totals`` existed (hashed without it) reads
+    with None, and its hash still fits its content."""
+    from ledger.domain.chain import event_hash, hash_matches
+
+    table_id, dealer, ann, bob = table
+    rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "2S", "3S"])
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "stand", actor=bob, hand="h2")
+    app.act(rid, "dealer_stand", actor=dealer)
+    event = next(e for e in app.events.get(UUID(rid)) if type(e).__name__ == "HandSettled")
+
+    stored = app.mapper.to_stored_event(event)
+    state = app.mapper.transcoder.decode(stored.state)
+    del state["dealer_totals"]  # as it was recorded before
+    fields = {k: v for k, v in vars(event).items() if k != "dealer_totals"}
+    state["hash"] = event_hash("Round.HandSettled", fields)
+    old = app.mapper.to_domain_event(
+        type(stored)(
+            originator_id=stored.originator_id,
+            originator_version=stored.originator_version,
+            topic=stored.topic,
+            state=app.mapper.transcoder.encode(state),
+        )
+    )
+
+    assert "dealer_totals" not in vars(old)
+    assert old.dealer_totals is None
+    assert hash_matches("Round.HandSettled", vars(old))

@@ -13,7 +13,7 @@ from ledger.application import TwentyOneLedger
 from ledger.domain.round import Round
 from ledger.simulate import Settings, run
 from replay.__main__ import main
-from replay.rederive import rederive, rederive_round, released_after_deal
+from replay.rederive import penalty_cover, rederive, rederive_round, released_after_deal
 
 
 @pytest.fixture
@@ -140,6 +140,70 @@ def test_a_dealer_dividing_twice_and_serving_himself_two_cards_rederives_clean(a
     assert result.matches, result.text()
     assert result.event_differences == [], result.text()
     assert [s["hand"] for s in result.settlements] == ["h1", "h2"]
+
+
+def _dealer_penalties_from_cover(app):
+    """A Vingt-un round whose dealer pays both penalties from his cover: VU-26 for two cards
+    at once (from the cover the round can no longer cost him) and VU-27 (b) for each of his
+    divided hands that over-draws (held with the cover)."""
+    ids = {}
+    for name in ("Dealer", "Ann"):
+        ids[name] = app.register_player(name)["player_id"]
+        app.deposit(ids[name], 1_000_000)
+    options = {"penalty_amount": 50, "pool_dealer_overdraw": 70}
+    table_id = app.open_table("vingt-un", options)["table_id"]
+    app.seat_player(table_id, ids["Dealer"], 1)
+    app.seat_player(table_id, ids["Ann"], 2)
+    app.choose_dealer(table_id, ids["Dealer"])
+    # Ann: TC 5C, given 9D 4H at once (keeps 4H: 19); the dealer 8D 8S, divided: 8D 9C and
+    # 8S 7D, each over-drawn by a king.
+    cards = ["TC", "8D", "5C", "8S", "9D", "4H", "9C", "7D", "KH", "KS", "2S"]
+    app.fix_next_shoe(table_id, cards)
+    dealer = ids["Dealer"]
+    rid = app.start_round(table_id, actor=dealer)["round_id"]
+    app.place_stake(rid, ids["Ann"], 100)
+    app.act(rid, "dealer_double", actor=dealer, called=False)
+    app.act(rid, "serve_two", actor=dealer, hand="h1")
+    app.act(rid, "reject", actor=ids["Ann"], hand="h1", card="9D")
+    app.act(rid, "dealer_split", actor=dealer)
+    app.act(rid, "dealer_draw", actor=dealer)
+    app.act(rid, "dealer_draw", actor=dealer)
+    events = list(app.events.get(UUID(rid)))
+    assert [e.clause for e in events if penalty_cover(e)] == ["VU-27", "VU-26", "VU-27", "VU-27"]
+    return events
+
+
+def test_a_dealer_paying_penalties_from_his_cover_rederives_clean(app):
+    result = rederive(_dealer_penalties_from_cover(app))
+
+    assert result.matches, result.text()
+    assert result.event_differences == [], result.text()
+
+
+def test_a_round_recorded_before_penalties_came_from_the_cover_still_rederives(app):
+    # Recorded before the ledger paid the dealer's penalties from his cover: none held or
+    # released for them, the VU-26 penalty left his wallet, so 50 more of his cover was left
+    # to release at the end. The same play and settlements; those differences named.
+    events = []
+    for e in _dealer_penalties_from_cover(app):
+        if penalty_cover(e):
+            continue
+        if isinstance(e, Round.BankCovered) and e.clause == "VU-14":
+            e = copy.copy(e)
+            object.__setattr__(e, "amount", e.amount - 50)
+            end = e
+        events.append(e)
+
+    result = rederive(events)
+
+    assert result.matches, result.text()
+    assert result.event_differences == [
+        f"v{end.originator_version} Round.BankCovered: amount recorded {end.amount}, "
+        f"now {end.amount + 50}",
+        "the dealer's penalty cover: recorded [], now [['Round.BankCovered', '(bank)', 70, "
+        "'VU-27'], ['Round.BankCovered', '(bank)', -50, 'VU-26'], ['Round.BankCovered', "
+        "'(bank)', 70, 'VU-27'], ['Round.BankCovered', '(bank)', -140, 'VU-27']]",
+    ], result.text()
 
 
 def _hoyle_rounds_with_releases(app):

@@ -29,3 +29,25 @@ def test_a_hold_released_to_its_own_holder_is_no_payment_to_another_player():
         "Money held for hand 1 lowered by " + money(20000) + ", released to its holder"
     )
     assert _held(amount=-20000, to_hand="h2").endswith("to the holder of hand 2")
+
+
+def _covered(amount, clause):
+    return describe({"type": "BankCovered", "data": {"amount": amount, "clause": clause}})
+
+
+def test_the_dealers_cover_for_a_penalty_says_what_it_is_for():
+    # ledger/games/dealer_penalties.py: held for VU-27 (b), released to pay it or VU-26.
+    assert _covered(50, "VU-27") == (
+        "The bank's cover was set aside for the dealer's over-draw penalty (VU-27 b)"
+    )
+    assert _covered(-50, "VU-27") == (
+        f"{money(50)} of the bank's cover was released back to the banker to pay the "
+        "dealer's over-draw penalty (VU-27 b)"
+    )
+    assert _covered(-50, "VU-26").endswith(
+        "to pay the dealer's penalty (VU-26), from cover the round could no longer cost him"
+    )
+    assert _covered(400, "VU-5") == "The bank's cover was set aside"
+    assert _covered(-300, "VU-14") == (
+        f"The rest of the bank's cover, {money(300)}, was released back to the banker"
+    )
