@@ -674,12 +674,6 @@ def require_dealer_broke(forks: Forks, dealer: str) -> None:
         pytest.fail("the scenario should leave the dealer nothing beyond what the ledger holds")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="VU-27 (b): the over-draw penalty is taken from the dealer's wallet before his bank "
-    "cover is released, so the draw that over-draws him is refused for funds (ledger/games)",
-)
 @pytest.mark.parametrize(
     ("command", "stake"),
     [
@@ -738,12 +732,6 @@ def test_a_vingt_un_dealer_s_refused_draw_on_a_divided_hand_does_not_tell_him_it
         forks.close()
 
 
-def known_overdraw_penalty(difference: Difference) -> bool:
-    """VU-27 (b), known: ``test_a_vingt_un_dealer_s_refused_draw_does_not_tell_him_it_over_
-    draws``. Remove with that test's xfail."""
-    return _refused_for(difference, "VU-27", "dealer over-drew")
-
-
 def known_tie_share(difference: Difference) -> bool:
     """VU-27 (c), known: ``test_a_vingt_un_dealer_s_refused_draw_on_a_divided_hand_does_not_
     tell_him_it_over_draws``. Remove with that test's xfail."""
@@ -761,7 +749,7 @@ def _refused_for(difference: Difference, clause: str, memo: str) -> bool:
     )
 
 
-KNOWN: list[Callable[[Difference], bool]] = [known_overdraw_penalty, known_tie_share]
+KNOWN: list[Callable[[Difference], bool]] = [known_tie_share]
 
 
 def report(differences: list[Difference]) -> str:
