@@ -629,7 +629,7 @@ def play_example(family: str, seed: int) -> tuple[list[Difference], int]:
         table.forks.close()
 
 
-# --- what is known ----------------------------------------------------------------------------
+# --- the cases the random play found, on fixed shoes ------------------------------------------
 
 # Spare cards after a scenario's own, so that its shoe never runs out.
 SPARE = ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"]
@@ -670,7 +670,7 @@ def vingt_un_dealer_with_nothing_to_spare(
 
 
 def require_dealer_broke(forks: Forks, dealer: str) -> None:
-    if forks.app.get_player(dealer).balance != 0:  # pytest.fail: not the xfail's AssertionError
+    if forks.app.get_player(dealer).balance != 0:  # the scenario's premise, not its finding
         pytest.fail("the scenario should leave the dealer nothing beyond what the ledger holds")
 
 
@@ -703,12 +703,6 @@ def test_a_vingt_un_dealer_s_refused_draw_does_not_tell_him_it_over_draws(comman
         forks.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="VU-27 (c): the share of tie receipts is taken from the dealer's wallet before his "
-    "bank cover is released, so the draw that over-draws his last hand is refused for funds",
-)
 def test_a_vingt_un_dealer_s_refused_draw_on_a_divided_hand_does_not_tell_him_it_over_draws():
     """The punter stands on 8 10 (18). The dealer divides his 8 8 (VU-21) and stands on 8 10
     (18: a tie he receives on, a third of which is the pool's, VU-27 c); his other hand is
@@ -732,26 +726,6 @@ def test_a_vingt_un_dealer_s_refused_draw_on_a_divided_hand_does_not_tell_him_it
         forks.close()
 
 
-def known_tie_share(difference: Difference) -> bool:
-    """VU-27 (c), known: ``test_a_vingt_un_dealer_s_refused_draw_on_a_divided_hand_does_not_
-    tell_him_it_over_draws``. Remove with that test's xfail."""
-    return _refused_for(difference, "VU-27", "share of receipts on ties")
-
-
-def _refused_for(difference: Difference, clause: str, memo: str) -> bool:
-    """One of the two was accepted, the other refused for want of money paying ``memo``."""
-    refused = difference.other if difference.real == ACCEPTED else difference.real
-    accepted = ACCEPTED in (difference.real, difference.other)
-    return (
-        accepted
-        and refused[:3] == ("refused", "InsufficientFunds", clause)
-        and refused[3].startswith(memo)
-    )
-
-
-KNOWN: list[Callable[[Difference], bool]] = [known_tie_share]
-
-
 def report(differences: list[Difference]) -> str:
     distinct: dict[tuple, Difference] = {}
     for difference in differences:
@@ -763,16 +737,11 @@ def report(differences: list[Difference]) -> str:
 @pytest.mark.parametrize("family", FAMILIES)
 def test_refusals_are_blind_to_the_undealt_cards(family):
     """Seeded random play at ``EXAMPLES`` tables of the family: every command answered alike
-    whatever the undealt cards. A known defect (``KNOWN``, each with its scenario above)
-    marks the test xfail rather than failing it; any other difference fails it."""
+    whatever the undealt cards."""
     differences, ended = [], 0
     for n in range(EXAMPLES):
         found, rounds = play_example(family, seed=1000 * FAMILIES.index(family) + n)
         differences += found
         ended += rounds
     assert ended >= 0.9 * EXAMPLES * ROUNDS, f"only {ended} rounds played to their end"
-    unknown = [d for d in differences if not any(known(d) for known in KNOWN)]
-    assert not unknown, report(unknown)
-    if differences:
-        kinds = sorted({" ".join(d.key) for d in differences})
-        pytest.xfail(f"known defects only, {len(differences)} command(s): {'; '.join(kinds)}")
+    assert not differences, report(differences)
