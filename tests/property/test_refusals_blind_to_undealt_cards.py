@@ -276,10 +276,11 @@ def draw_options(rng: random.Random, family: str) -> dict[str, Any]:
         options["deal_hands"] = rng.randint(1, 3)
     if family == "hoyle-1913" and rng.random() < 0.25:
         options["fixed_bet"] = rng.randint(low, options["max_stake"])
-    if family == "ochko" and rng.random() < 0.3:
-        # Three punters at the maximum reach the cap (a lower one can leave a punter with no
-        # stake he may place, and the round waiting for it for ever).
-        options["bank_cap"] = options["max_stake"] * rng.choice([3, 6])
+    if family == "ochko" and rng.random() < 0.5:
+        # Mostly a cap the stakes reach, down to the least stake of each of the (at most
+        # three) punters: below that no round starts (OC-3), and the example would stop.
+        top = options["max_stake"]
+        options["bank_cap"] = rng.choice([3 * low, 5 * low, top + 2 * low, 3 * top])
     return options
 
 
