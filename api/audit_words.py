@@ -197,11 +197,14 @@ def who(actor: Any, names: dict[str, str]) -> str:
     return f"Player {short_id(actor)}"
 
 
-# A dealer's cover held or released for a penalty (ledger/games/dealer_penalties.py).
+# A dealer's cover held or released for a payment into the pool, by the clause of the
+# ``BankCovered`` (ledger/games/dealer_penalties.py); ``timeline`` tells a VU-27 release
+# for the share of his tie receipts (``pays``) from one for his over-draw penalty.
 PENALTY_COVER = {
     "VU-27": "the dealer's over-draw penalty (VU-27 b)",
     "VU-26": "the dealer's penalty (VU-26), from cover the round could no longer cost him",
 }
+TIE_SHARE_COVER = "the dealer's share of his receipts on ties (VU-27 c)"
 
 
 def hand_name(hand_id: Any) -> str:
@@ -250,7 +253,7 @@ def timeline(report: dict[str, Any]) -> list[dict[str, Any]]:
     the order of their positions in the log, so the page shows the shuffle fixed before the
     first card; a cut names who cut as the event's actor. By version where positions are not
     known (the round's events, then the shoes')."""
-    entries = list(report.get("events", []))
+    entries = _tie_share_releases(list(report.get("events", [])), report.get("rules") or {})
     for shoe in report.get("shoes", []):
         for e in shoe.get("events") or []:
             actor = e.get("actor") or (e.get("data") or {}).get("by")
@@ -258,6 +261,29 @@ def timeline(report: dict[str, Any]) -> list[dict[str, Any]]:
     if all(e.get("position") is not None for e in entries):
         entries.sort(key=lambda e: e["position"])
     return entries
+
+
+def _tie_share_releases(events: list[dict[str, Any]], rules: dict[str, Any]) -> list[dict]:
+    """The round's events, a release of the dealer's cover for the share of his tie receipts
+    marked (``pays``): both VU-27 payments release cover under VU-27, and the event records
+    no more. As the ledger settles, the over-draw penalty's release comes first, and only
+    when a hand of his over-drew at a table that takes the penalty; any other VU-27 release
+    is the tie share's."""
+    dealer_hands = ("dealer", *DIVIDED_HANDS)
+    overdraw_first = bool(rules.get("pool_dealer_overdraw")) and any(
+        e["type"] == "HandOverdrawn" and (e.get("data") or {}).get("hand") in dealer_hands
+        for e in events
+    )
+    marked = []
+    for e in events:
+        data = e.get("data") or {}
+        released = (data.get("amount") or 0) < 0
+        if e["type"] == "BankCovered" and data.get("clause") == "VU-27" and released:
+            if not overdraw_first:
+                e = {**e, "pays": "tie_share"}
+            overdraw_first = False
+        marked.append(e)
+    return marked
 
 
 def _shoe_words(kind: str, data: dict[str, Any]) -> str:
@@ -335,7 +361,8 @@ def describe(event: dict[str, Any]) -> str:
     if kind == "HoldAdjusted":
         return hold_adjusted(hand, data)
     if kind == "BankCovered":
-        why = PENALTY_COVER.get(data.get("clause"))
+        why = TIE_SHARE_COVER if event.get("pays") == "tie_share" else None
+        why = why or PENALTY_COVER.get(data.get("clause"))
         if (data.get("amount") or 0) < 0:
             left = money(-data["amount"])
             if why:

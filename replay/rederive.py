@@ -14,9 +14,9 @@ multiplier, rounding, clauses) is compared with the recorded one (``replay.reder
 Burn cards and shoe changes are left out of both sides (a fixed shoe neither burns nor runs
 out), and so are the round's own transfers, which follow from the settlements. The holds and
 cover a Hoyle round releases once its naturals are settled (H13-5, H13-6), and the cover a
-Vingt-un dealer holds for his over-draw penalty or releases to pay a penalty (VU-26, VU-27 b),
-are compared apart, so a round recorded before the ledger did so still rederives, with that
-difference named.
+Vingt-un dealer holds for his over-draw penalty or releases to pay a penalty or the share of
+his tie receipts into the pool (VU-26, VU-27 b, c), are compared apart, so a round recorded
+before the ledger did so still rederives, with that difference named.
 """
 
 from __future__ import annotations
@@ -148,9 +148,9 @@ class _Replay:
 
     def compare_releases(self) -> None:
         """The holds and cover released after the deal (H13-5, H13-6), and the Vingt-un
-        dealer's cover for his penalties (VU-26, VU-27 b), compared apart: a round recorded
-        before the ledger released them, or held and paid penalties from the cover, differs
-        from today's rules in that alone, not in a step of play or a settlement."""
+        dealer's cover for his payments into the pool (VU-26, VU-27 b, c), compared apart: a
+        round recorded before the ledger released them, or held and paid these from the cover,
+        differs from today's rules in that alone, not in a step of play or a settlement."""
         events = list(self.app.events.get(UUID(self.round_id)))
         for what, which, kept in (
             ("released after the deal", released_after_deal, self.releases),
@@ -344,8 +344,9 @@ class _Replay:
 
 def penalty_cover(event: Any) -> bool:
     """The Vingt-un dealer's cover held for his over-draw penalty (VU-27 b) or released to
-    pay a penalty (VU-26, VU-27 b): a round recorded before the ledger paid penalties from
-    the cover has none, and differs from today's rules in that alone."""
+    pay a penalty or the share of his tie receipts (VU-26, VU-27 b, c): a round recorded
+    before the ledger paid these from the cover has none, and differs from today's rules in
+    that alone."""
     return isinstance(event, Round.BankCovered) and event.clause in PENALTY_COVER_CLAUSES
 
 

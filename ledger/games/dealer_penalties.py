@@ -1,15 +1,20 @@
-"""What the Vingt-un dealer pays into the pool as a penalty: VU-27 (b) for each hand he
-over-draws, VU-26 for an irregularity of his (two cards at once, a draw served out of order).
+"""What the Vingt-un dealer pays into the pool: VU-27 (b) for each hand he over-draws, VU-26
+for an irregularity of his (two cards at once, a draw served out of order), and VU-27 (c) a
+share of what he received on ties.
 
 On a table without credit his wallet may hold nothing once his stakes' cover is put up, and a
-penalty taken from it alone would be refused when it fell due. For VU-27 (b) that is when a
-card over-draws him: the refusal of his draw would tell him that the card on top busts him.
-So each penalty is paid first from his bank cover, which the transfers show: the cover is
-released to him (``BankCovered`` with a negative amount under the penalty's clause, memo
-saying what for) and the penalty then leaves his wallet as before. The over-draw penalty is
-held with the cover, one for each hand he holds (at the round's start, and with each
-division, VU-21), so it is always there; a VU-26 penalty is paid from whatever cover the
-round can no longer cost him, and the rest from his wallet, a refusal that no card decides."""
+payment taken from it alone would be refused when it fell due. For VU-27 (b) that is when a
+card over-draws him, and for VU-27 (c) when the card that ends his last hand settles the
+round: the refusal of his draw would tell him that the card on top busts him. So each payment
+is made first from his bank cover, which the transfers show: the cover is released to him
+(``BankCovered`` with a negative amount under the payment's clause, memo saying what for) and
+the payment then leaves his wallet as before. The over-draw penalty is held with the cover,
+one for each hand he holds (at the round's start, and with each division, VU-21), so it is
+always there. The tie share needs nothing more held: against each of his hands a stake he
+ties wins nothing, so the double of it his cover holds for that hand (VU-17) is still
+there, and the share, a quarter or a third of the stake rounded, is never more than that. A
+VU-26 penalty is paid from whatever cover the round can no longer cost him, and the rest from
+his wallet, a refusal that no card decides."""
 
 from __future__ import annotations
 
@@ -17,11 +22,12 @@ from ledger.domain.round import Round
 from ledger.games import private
 from ledger.games.play import Play
 
-OVERDRAW_CLAUSE = "VU-27"
+OVERDRAW_CLAUSE = TIE_SHARE_CLAUSE = "VU-27"
 PENALTY_CLAUSE = "VU-26"
 OVERDRAW_HELD = "bank cover held for a VU-27 (b) over-draw penalty"
 OVERDRAW_RELEASED = "bank cover held for the VU-27 (b) over-draw penalty, released to pay it"
 SPARE_RELEASED = "bank cover the round can no longer cost him, released to pay a VU-26 penalty"
+TIE_SHARE_RELEASED = "bank cover released to pay the VU-27 (c) share of receipts on ties"
 
 
 def hold_overdraw_penalty(play: Play, hand_id: str) -> None:
@@ -50,6 +56,16 @@ def pay_overdraw_penalties(play: Play) -> None:
     memo = "dealer over-drew" + _from_cover(held, due)
     for _ in overdrawn:
         private.pay_to_pool(play, play.banker_account, penalty, OVERDRAW_CLAUSE, memo)
+
+
+def pay_tie_share(play: Play, share: int, memo: str) -> None:
+    """VU-27 (c), once every hand is paid and the over-draw penalties with it: from his cover,
+    then his wallet (a table with credit holds no cover; a round started before the
+    over-draw penalty was held may have paid it from the cover this share would take)."""
+    held = min(share, play.rnd.bank_held)
+    play.release_bank_cover(TIE_SHARE_CLAUSE, held, TIE_SHARE_RELEASED)
+    memo += _from_cover(held, share)
+    private.pay_to_pool(play, play.banker_account, share, TIE_SHARE_CLAUSE, memo)
 
 
 def spare_cover(play: Play) -> int:

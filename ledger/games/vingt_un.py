@@ -240,8 +240,7 @@ def settle(play: Play) -> None:
         outcome = "won" if mult > 0 else ("lost" if mult < 0 else "even")
         play.pay_hand(hand_id, mult, outcome, clauses, rnd.total(DEALER), dealer_totals=totals)
     dealer_penalties.pay_overdraw_penalties(play)
-    share, memo = tie_share(play.rules, tie_receipts(rnd, live))
-    private.pay_to_pool(play, play.banker_account, share, "VU-27", memo)
+    dealer_penalties.pay_tie_share(play, *tie_share(play.rules, tie_receipts(rnd, live)))
     phases.end_round(play, *passes_deal(play))
 
 

@@ -499,6 +499,38 @@ def test_the_bank_covers_release_reads_as_returned_to_the_banker(http):
     assert sum("cover was set aside" in r for r in rows) == len(rows) - len(released)
 
 
+def test_the_dealers_cover_released_for_the_pool_names_each_payment(http):
+    """VU-27 (b), (c): Ann's 18 ties the dealer's first divided hand (8 T) and wins on his
+    second (8 7 K), which over-draws; Bob's 17 loses to one and wins on the other. Nothing
+    moves between them, but the dealer pays the pool 50 for the over-draw and a third of
+    Ann's 300 received on the tie, each from his cover, and the page says which is which."""
+    options = {"pool_dealer_overdraw": 50, "pool_tie_share": "1/3"}
+    t = open_table(http, "vingt-un", options)
+    t.start(["TS", "TD", "8C", "8D", "7D", "8S", "TH", "7H", "KD"])
+    http.act(t.rid, "Ann", action="stake", amount=300)
+    http.act(t.rid, "Bob", action="stake", amount=100)
+    http.act(t.rid, "dealer", action="dealer_double", called=False)
+    http.act(t.rid, "Ann", action="stand", hand="h1")
+    http.act(t.rid, "Bob", action="stand", hand="h2")
+    for action in ("dealer_split", "dealer_stand", "dealer_draw"):
+        http.act(t.rid, "dealer", action=action)
+    assert t.changes() == {"Dee": -150, "Ann": 0, "Bob": 0}
+
+    released = [
+        e["data"]["amount"]
+        for e in audit(t)["events"]
+        if e["type"] == "BankCovered" and e["data"]["clause"] == "VU-27" and e["amount"] < 0
+    ]
+    assert released == [-50, -100]
+    rows = [r for r in page(t).split("<tr") if 'data-type="BankCovered"' in r]
+    paid = [r.split(" to pay ")[1].split("<span")[0].strip() for r in rows if " to pay " in r]
+    assert paid == [
+        "the dealer&#39;s over-draw penalty (VU-27 b)",
+        "the dealer&#39;s share of his receipts on ties (VU-27 c)",
+    ]
+    assert audit(t)["money_reconciles"]["ok"] is True
+
+
 def test_the_house_is_named_as_who_dealt_the_casino_deal_and_its_own_draws(http):
     t = casino_round_with_a_double_down(http)  # Bob's stake set the deal going
     html = page(t)

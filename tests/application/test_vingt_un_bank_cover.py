@@ -9,8 +9,10 @@ VU-27 (b): the penalty he pays the pool for each hand he over-draws is held with
 one for each hand he holds, and paid from it: his over-drawing draw is never refused for his
 wallet, which would tell him the card on top busts him. VU-26: a penalty for his own
 irregularity is paid from the cover the round can no longer cost him, then his wallet.
-Both show in the transfers: the cover released under the penalty's clause, memo saying what
-for, and the penalty's memo saying it was paid from his bank cover.
+VU-27 (c): the share of his receipts on ties is paid from his cover too, which still holds
+what a tied stake would have cost him. All show in the transfers: the cover released under
+the payment's clause, memo saying what for, and the payment's memo saying it was paid from
+his bank cover.
 
 Each scenario plays a fixed shoe through the application and pins every payout, wallet and
 the cover to the minor unit; a refused command writes nothing."""
@@ -238,6 +240,66 @@ def test_VU_27b_a_dealer_who_cannot_hold_the_penalty_starts_no_round(app, fund, 
     with nothing_written(), pytest.raises(InsufficientFunds, match="needs 50") as refused:
         app.start_round(table_id, actor=dealer)
     assert refused.value.clause == "VU-27"
+
+
+# -- VU-27 (c) -------------------------------------------------------------------------------
+
+TIE_SHARE = {"pool_tie_share": "1/3", "max_stake": 100}
+
+
+@pytest.mark.parametrize(
+    ("last", "commands"),
+    [("KS", ["dealer_draw"]), ("2C", ["dealer_draw", "dealer_stand"])],
+    ids=["over-drawn", "stood"],
+)
+def test_VU_27c_the_tie_share_comes_from_the_cover_when_his_wallet_is_empty(
+    app, fund, last, commands
+):
+    # A: 8S TH (18). The dealer 8C 8D, divided: 8C TD (18, a tie with A) and 8D 7H, which
+    # a king over-draws (or a two leaves at 17). Either way A's 18 loses one stake and wins
+    # one: nothing moves, yet the dealer received 100 on a tie and owes the pool a third.
+    # His 600 is all cover (4 x 100, then 2 x 100 when he divides): the share comes from it,
+    # whichever card ends his last hand, so no draw is refused for it.
+    table_id, dealer, ann = _table(app, fund, 600, TIE_SHARE)
+    app.fix_next_shoe(table_id, ["8S", "8C", "TH", "8D", "TD", "7H", last, *SPARE])
+    rid = app.start_round(table_id, actor=dealer)["round_id"]
+    app.place_stake(rid, ann, 100)
+    app.act(rid, "dealer_double", actor=dealer, called=False)
+    app.act(rid, "stand", actor=ann, hand="h1")
+    app.act(rid, "dealer_split", actor=dealer)
+    app.act(rid, "dealer_stand", actor=dealer)  # 18: on to his second hand
+    assert (app.get_player(dealer).balance, app.get_round(rid).bank_held) == (0, 600)
+
+    for command in commands:
+        app.act(rid, command, actor=dealer)
+
+    (settled,) = _events(app, rid, "HandSettled")
+    assert (settled.amount, settled.outcome) == (0, "even")
+    assert _covered(app, rid) == [(400, "VU-5"), (200, "VU-21"), (-33, "VU-27"), (-567, "VU-14")]
+    released = "bank cover released to pay the VU-27 (c) share of receipts on ties"
+    assert _releases(app, dealer, "VU-27") == [(33, released)]
+    paid = "share of receipts on ties: 1/3 of 100, rounding down: 100/3 -> 33"
+    assert _pool_transfers(app, rid) == [(33, "VU-27", f"{paid}, paid from his bank cover")]
+    assert app.get_player(dealer).balance == 600 - 33
+    _assert_books(app, rid, pool=33)
+
+
+def test_VU_27c_on_a_credit_table_the_tie_share_leaves_his_wallet(app, fund):
+    # No cover at a credit table: the share is paid from his wallet, as before.
+    table_id, dealer, ann = _table(app, fund, 0, {**TIE_SHARE, "credit": True})
+    app.fix_next_shoe(table_id, ["8S", "8C", "TH", "TD", *SPARE])
+    rid = app.start_round(table_id, actor=dealer)["round_id"]
+    app.place_stake(rid, ann, 100)
+    app.act(rid, "dealer_double", actor=dealer, called=False)
+    app.act(rid, "stand", actor=ann, hand="h1")  # 18
+
+    app.act(rid, "dealer_stand", actor=dealer)  # 18: a tie, he receives the stake
+
+    assert _covered(app, rid) == []
+    paid = "share of receipts on ties: 1/3 of 100, rounding down: 100/3 -> 33"
+    assert _pool_transfers(app, rid) == [(33, "VU-27", paid)]
+    assert app.get_player(dealer).balance == 100 - 33
+    _assert_books(app, rid, pool=33)
 
 
 # -- VU-26, the dealer the offender ------------------------------------------------------------

@@ -1124,14 +1124,18 @@ def test_VU_27c_the_share_of_tie_receipts_is_rounded_by_the_tables_rounding(
     t.assert_hand(rid, "h1", -stake, ["VU-14"], "lost")
     assert t.pool() == to_pool
     assert t.deltas() == {"D": stake - to_pool, "A": -stake}
-    # The pool's leg records the fraction and the rounding, as HandSettled.rounding does.
+    # The pool's leg records the fraction and the rounding, as HandSettled.rounding does,
+    # and where the money came from: his cover (no credit here), not his wallet.
     (leg,) = [
         e
         for e in of_type(list(app.events.get(UUID(t.table_id))), "FundsTransferred")
         if e.clause == "VU-27"
     ]
     assert leg.amount == to_pool
-    assert leg.memo == f"share of receipts on ties: {share} of {stake}, rounding {recorded}"
+    assert leg.memo == (
+        f"share of receipts on ties: {share} of {stake}, rounding {recorded}, "
+        "paid from his bank cover"
+    )
     t.assert_books_balance()
 
 

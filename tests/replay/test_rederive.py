@@ -206,6 +206,54 @@ def test_a_round_recorded_before_penalties_came_from_the_cover_still_rederives(a
     ], result.text()
 
 
+def _tie_share_from_cover(app):
+    """A Vingt-un round whose dealer pays the pool a third of the 100 he received on a tie
+    (VU-27 c) from his cover: Ann's 18 against his 18."""
+    ids = {}
+    for name in ("Dealer", "Ann"):
+        ids[name] = app.register_player(name)["player_id"]
+        app.deposit(ids[name], 1_000_000)
+    table_id = app.open_table("vingt-un", {"pool_tie_share": "1/3"})["table_id"]
+    app.seat_player(table_id, ids["Dealer"], 1)
+    app.seat_player(table_id, ids["Ann"], 2)
+    app.choose_dealer(table_id, ids["Dealer"])
+    app.fix_next_shoe(table_id, ["TC", "8D", "8C", "TD", "2S"])
+    dealer = ids["Dealer"]
+    rid = app.start_round(table_id, actor=dealer)["round_id"]
+    app.place_stake(rid, ids["Ann"], 100)
+    app.act(rid, "dealer_double", actor=dealer, called=False)
+    app.act(rid, "stand", actor=ids["Ann"], hand="h1")
+    app.act(rid, "dealer_stand", actor=dealer)
+    events = list(app.events.get(UUID(rid)))
+    assert [(e.amount, e.clause) for e in events if penalty_cover(e)] == [(-33, "VU-27")]
+    return events
+
+
+def test_a_round_recorded_before_the_tie_share_came_from_the_cover_still_rederives(app):
+    # Recorded before: the share left the dealer's wallet, none of his cover released for
+    # it, so 33 more was left to release at the end. The same play and settlement.
+    events = []
+    for e in _tie_share_from_cover(app):
+        if penalty_cover(e):
+            continue
+        if isinstance(e, Round.BankCovered) and e.clause == "VU-14":
+            e = copy.copy(e)
+            object.__setattr__(e, "amount", e.amount - 33)
+            end = e
+        events.append(e)
+
+    result = rederive(events)
+
+    assert result.matches, result.text()
+    assert result.event_differences == [
+        f"v{end.originator_version} Round.BankCovered: amount recorded {end.amount}, "
+        f"now {end.amount + 33}",
+        "the dealer's penalty cover: recorded [], now [['Round.BankCovered', '(bank)', -33, "
+        "'VU-27']]",
+    ], result.text()
+    assert rederive(_tie_share_from_cover(app)).event_differences == []
+
+
 def _hoyle_rounds_with_releases(app):
     run(Settings(family="hoyle-1913", rounds=8, players=3, stake=100), app)
     rounds = [list(app.events.get(UUID(rid))) for rid in round_ids(app)]

@@ -1,6 +1,6 @@
 """The audit page's one line per event, where it says more than the event's type."""
 
-from api.audit_words import describe, money
+from api.audit_words import describe, money, timeline
 
 
 def _started(**data):
@@ -51,3 +51,30 @@ def test_the_dealers_cover_for_a_penalty_says_what_it_is_for():
     assert _covered(-300, "VU-14") == (
         f"The rest of the bank's cover, {money(300)}, was released back to the banker"
     )
+
+
+def _released_for(rules, *events):
+    """What each release of the dealer's cover under VU-27 says it pays, on the timeline of a
+    round of ``events`` (type, data) at a table of ``rules``."""
+    report = {"rules": rules, "events": [{"type": t, "data": d} for t, d in events]}
+    lines = [describe(e) for e in timeline(report) if e["type"] == "BankCovered"]
+    return [line.split(" to pay ")[1] for line in lines if " to pay " in line]
+
+
+OVERDREW = ("HandOverdrawn", {"hand": "dealer2", "total": 25})
+RELEASED = ("BankCovered", {"amount": -50, "clause": "VU-27"})
+OVERDRAW_WORDS = "the dealer's over-draw penalty (VU-27 b)"
+TIE_WORDS = "the dealer's share of his receipts on ties (VU-27 c)"
+
+
+def test_a_release_of_cover_for_the_tie_share_is_told_from_the_over_draw_penaltys():
+    # ledger/games/dealer_penalties.py: at settlement the over-draw penalty's release comes
+    # first, only when a dealer hand over-drew at a table taking it; the tie share's next.
+    both = {"pool_dealer_overdraw": 50, "pool_tie_share": "1/3"}
+    assert _released_for(both, OVERDREW, RELEASED, RELEASED) == [OVERDRAW_WORDS, TIE_WORDS]
+    assert _released_for(both, OVERDREW, RELEASED) == [OVERDRAW_WORDS]  # no tie
+    assert _released_for(both, RELEASED) == [TIE_WORDS]  # he over-drew no hand
+    no_penalty = {"pool_dealer_overdraw": 0, "pool_tie_share": "1/3"}
+    assert _released_for(no_penalty, OVERDREW, RELEASED) == [TIE_WORDS]
+    a_player_overdrew = ("HandOverdrawn", {"hand": "h1", "total": 24})
+    assert _released_for(both, a_player_overdrew, RELEASED) == [TIE_WORDS]
