@@ -11,7 +11,9 @@ decoded by the mapper and then made plain.
 
 An event that cannot be read either way (its bytes or its topic damaged) is
 ``replay.damage.StoreDamaged`` naming it (type, version, stream, position), never the JSON
-parser's or the library's own error.
+parser's or the library's own error; so is an event whose JSON still parses but lacks a field
+its class records or holds one of another type (``replay.event_shape``, as every replay tool
+checks the events it decodes), or lacks its time: read as it is, it would fold a wrong fact.
 """
 
 from __future__ import annotations
@@ -26,11 +28,21 @@ from eventsourcing.utils import TopicError, resolve_topic
 from ledger.domain.chain import plain
 from ledger.transcoder import OrjsonTranscoder
 from replay.damage import altered, decode_with, undecodable
+from replay.event_shape import Shape, misfit, shape
 from replay.projections.projector import event_name
 
 _TYPE = b'"_type_"'
 # The fields every event carries and every reader of its stored JSON takes for granted.
 _ENVELOPE = frozenset({"timestamp", "prev_hash", "hash"})
+
+
+def _fact_shape(cls: type) -> Shape:
+    """What a projector's event of ``cls`` must hold: what its class records, and the time
+    (read by the history and by every line of the audit trail)."""
+    recorded = shape(cls)
+    if recorded is None:
+        return Shape(_ENVELOPE, ())
+    return recorded._replace(required=recorded.required | _ENVELOPE)
 
 
 class Fact:
@@ -86,7 +98,8 @@ class FactDecoder:
             and not getattr(mapper, "compressor", None)
         )
         self._classes: dict[str, type[Fact]] = {}
-        self._readable: dict[str, bool] = {}
+        # Per topic: whether it is read from its stored JSON, and the shape its events have.
+        self._topics: dict[str, tuple[bool, Shape]] = {}
 
     def fact_class(self, topic: str) -> type[Fact]:
         cls = self._classes.get(topic)
@@ -96,12 +109,15 @@ class FactDecoder:
         return cls
 
     def __call__(self, stored: Any) -> Fact:
+        """The event's fields, checked against its class (``StoreDamaged`` if they differ)."""
         topic = stored.topic
-        fields: dict[str, Any] | None = None
-        if self._as_stored(stored):
-            fields = self._fast(stored)
+        as_stored, wanted = self._topic(stored)
+        fields = self._fast(stored) if as_stored else None
         if fields is None:
             fields = self._mapped(stored)
+        wrong = misfit(wanted, fields)
+        if wrong is not None:
+            raise altered(stored, wrong)
         oid = stored.originator_id  # text from ``replay.event_rows``, a UUID from a recorder
         fields["originator_id"] = oid if type(oid) is str else str(oid)
         fields["originator_version"] = stored.originator_version
@@ -113,22 +129,22 @@ class FactDecoder:
         """The event's fields as JSON without decoding them: the stored bytes themselves where
         they are JSON as recorded (times and UUIDs wrapped as ``{"_type_", "_data_"}``, which
         :func:`unwrap` makes plain), else the mapper's decoding made plain."""
-        if self._as_stored(stored):
+        if self._topic(stored)[0]:
             return stored.state
         return orjson.dumps(self._mapped(stored))
 
     def check(self, stored: Any) -> None:
-        """Raise ``StoreDamaged`` unless the event can be read: what the runner asks of an
-        event only :meth:`stored_json` will read, before anything of its batch is folded
-        (damaged bytes copied into the audit trail would fail every read of its round)."""
-        if self._as_stored(stored):
-            fields = self._loads(stored)
-            if not _ENVELOPE.issubset(fields):
-                # What every reader of a copied line needs (``audit_trail.entry``).
-                gone = ", ".join(sorted(_ENVELOPE.difference(fields)))
-                raise altered(stored, KeyError(f"no {gone}"))
-        else:
-            self._mapped(stored)
+        """Raise ``StoreDamaged`` unless the event can be read and holds what its class
+        records (as :meth:`__call__` would): what the runner asks of an event only
+        :meth:`stored_json` will read, before anything of its batch is folded (damaged bytes
+        copied into the audit trail would fail every read of its round, and an altered
+        event would be shown to an auditor as recorded)."""
+        as_stored, wanted = self._topic(stored)
+        # The stored JSON's plain values are the decoded event's: no need to decode it.
+        fields = self._loads(stored) if as_stored else self._mapped(stored)
+        wrong = misfit(wanted, fields)
+        if wrong is not None:
+            raise altered(stored, wrong)
 
     def _mapped(self, stored: Any) -> dict[str, Any]:
         """The mapper's decoding (decrypted, decompressed, upcast), every value made plain."""
@@ -164,16 +180,16 @@ class FactDecoder:
         except _Unreadable:
             return None
 
-    def _as_stored(self, stored: Any) -> bool:
-        """Whether events of ``stored``'s topic are read from their stored JSON: no cipher, no
-        compressor, and no upcasting by the mapper."""
+    def _topic(self, stored: Any) -> tuple[bool, Shape]:
+        """Whether events of ``stored``'s topic are read from their stored JSON (no cipher, no
+        compressor, and no upcasting by the mapper), and what they must hold."""
         topic = stored.topic
-        readable = self._readable.get(topic)
-        if readable is None:
+        known = self._topics.get(topic)
+        if known is None:
             try:
                 cls = resolve_topic(topic)
             except TopicError as error:
                 raise undecodable(stored, error) from None
             upcast = getattr(cls, "class_version", 1) > 1
-            readable = self._readable[topic] = self.fast and not upcast
-        return readable
+            known = self._topics[topic] = (self.fast and not upcast, _fact_shape(cls))
+        return known

@@ -11,10 +11,11 @@ PostgreSQL recorder allocates positions under ``LOCK TABLE … EXCLUSIVE``, so a
 never visible before every lower one is). The projectors' row caches are trusted only while
 the positions in ``view_projections`` are the ones this process last committed.
 
-A stored event a projector needs that cannot be read (``replay.damage.StoreDamaged``) stops
-the fold there: the events before it in its batch are committed as any batch is, and the
-error, naming the event, is raised; every later catch-up stops at the same place until the
-store is repaired.
+A stored event a projector needs that cannot be read, or that lacks a field its class records
+or holds one of another type (``FactDecoder`` checks every event it reads against its class,
+as every replay tool does), is ``replay.damage.StoreDamaged`` and stops the fold there: the
+events before it in its batch are committed as any batch is, and the error, naming the event,
+is raised; every later catch-up stops at the same place until the store is repaired.
 """
 
 from __future__ import annotations
@@ -235,8 +236,9 @@ class Projections:
     def _fold(
         self, page: Sequence[Any], positions: dict[str, int]
     ) -> tuple[int, StoreDamaged | None]:
-        """Fold ``page``; how many events were folded and, when one of them cannot be read,
-        the error naming it: the events before it are folded, none after it."""
+        """Fold ``page``; how many events were folded and, when one of them cannot be read or
+        is not of its class's shape, the error naming it: the events before it are folded,
+        none after it."""
         decode = self.decode
         damaged = None
         routes = self._by_topic
@@ -281,10 +283,11 @@ class Projections:
 
     def _misread(self, stored: Any, error: Exception | None = None) -> StoreDamaged | None:
         """Whether a stored event is one the projectors stop at: its bytes cannot be decoded,
-        or JSON that decodes has fields not as recorded (dropped, renamed or retyped by hand:
-        it no longer matches its own hash). Asked only after a handler failed on it
-        (``error``), so a healthy rebuild pays nothing for it: a failure on an intact event
-        is a fault of the code and is raised as it is."""
+        its fields are not of its class's shape, or JSON that decodes has fields not as
+        recorded (a value changed by hand: it no longer matches its own hash). The hash is
+        checked only after a handler failed on the event (``error``), so a healthy rebuild
+        pays nothing for it: a failure on an intact event is a fault of the code and is
+        raised as it is."""
         try:
             fields = vars(self.decode(stored))
         except StoreDamaged as damaged:
@@ -337,7 +340,8 @@ class Projections:
 
     def damaged_next(self) -> StoreDamaged | None:
         """The next event after the projections' position when it is one they stop at (bytes
-        that cannot be decoded, or fields that no longer match its hash), else ``None``."""
+        that cannot be decoded, fields not of its class's shape or that no longer match its
+        hash), else ``None``."""
         reached = self.position()
         page = self.read_page(reached + 1, 1, self.head())
         if not page or not self._route(page[0].topic)[0]:

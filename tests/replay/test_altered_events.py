@@ -259,3 +259,126 @@ def test_fold_raises_a_failure_on_an_intact_event_as_it_is(stored_round, monkeyp
 
     with pytest.raises(RuntimeError, match="a bug in the code"):
         fold(events)
+
+
+# -- the read models (python -m replay project / rebuild, and the API's reads) ----------------
+
+
+def _passes_deal_as_text(fields):
+    fields["passes_deal"] = str(fields["passes_deal"])
+
+
+# Folded without failing before the projectors checked each event: the audit trail copied the
+# card-less line, and the history read any text as a passed deal.
+PROJECTED_CASES = [
+    *CASES,
+    ("Round.Ended", _passes_deal_as_text, "passes_deal is str, not bool"),
+]
+
+
+def _projected_to(env: dict) -> set[int]:
+    from replay.projections import open_projections
+
+    app = TwentyOneLedger(env=env)
+    projections = open_projections(app, env)
+    try:
+        return set(projections.positions().values())
+    finally:
+        projections.close()
+        app.close()
+
+
+@pytest.mark.parametrize("command", [["rebuild"], ["project", "--once"]])
+@pytest.mark.parametrize(("topic", "change", "says"), PROJECTED_CASES)
+def test_the_projectors_name_an_altered_event_in_one_line_and_stop_before_it(
+    stored_round, capsys, command, topic, change, says
+):
+    env, path, _ = stored_round
+    position, stream, version = alter(path, topic, change)
+
+    assert main(command, env=env) == 1
+
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert err.startswith(f"replay {command[0]}: the stored events are damaged: ")
+    assert (
+        f"event {topic} v{version} of stream {stream} (position {position}) was altered: "
+        f"its fields are not what was recorded ({says})" in err
+    )
+    assert _projected_to(env) == {position - 1}  # what came before it, nothing after
+
+
+@pytest.mark.parametrize("command", [["rebuild"], ["project", "--once"]])
+def test_the_projectors_report_an_altered_event_as_json(stored_round, capsys, command):
+    env, path, _ = stored_round
+    position, stream, version = alter(path, "Round.CardDealt", _no_card)
+
+    assert main(["--json", *command], env=env) == 1
+
+    answer = json.loads(capsys.readouterr().out)
+    assert "was altered: its fields are not what was recorded (no card)" in answer["error"]
+    assert answer["damaged"] == {
+        "stream": stream,
+        "version": version,
+        "position": position,
+        "type": "Round.CardDealt",
+    }
+
+
+def _api(env: dict, **config):
+    from api import create_app
+
+    app = create_app({"TESTING": True, "STORE_ENV": env, **config})
+    admin = app.extensions["api_store"].create_key("admin", None, "")[0]
+    return app, {"Authorization": f"Bearer {admin}"}
+
+
+def _assert_names(response, topic: str, stream: str, version: int, position: int, says: str):
+    assert response.status_code == 500, response.get_json()
+    problem = response.get_json()
+    assert problem["type"].endswith("/stored-events-damaged")
+    assert (problem["stream"], problem["version"], problem["position"]) == (
+        stream,
+        version,
+        position,
+    )
+    assert (
+        f"event {topic} v{version} of stream {stream} (position {position}) was altered: "
+        f"its fields are not what was recorded ({says})" in problem["detail"]
+    )
+
+
+# Reads answered from the read models alone (the round's trail first loads the round itself,
+# which the write side folds from its events).
+def _read_model_reads(env: dict, rid: str) -> list[str]:
+    return ["/v1/accounts/cashier", f"/v1/tables/{_table_of(env, rid)}/rounds"]
+
+
+@pytest.mark.parametrize("which", [0, 1])
+@pytest.mark.parametrize(("topic", "change", "says"), PROJECTED_CASES[::3])
+def test_a_read_model_read_that_projects_names_an_altered_event(
+    stored_round, which, topic, change, says
+):
+    """The API's reads fold what is new themselves (inline mode): none of them is answered
+    from read models that folded the altered event."""
+    env, path, rid = stored_round
+    read = _read_model_reads(env, rid)[which]
+    position, stream, version = alter(path, topic, change)
+    app, admin = _api(env)
+
+    response = app.test_client().get(read, headers=admin)
+
+    _assert_names(response, topic, stream, version, position, says)
+    assert app.extensions["projections"].position() == position - 1
+
+
+def test_an_external_api_names_the_altered_event_its_worker_stopped_at(stored_round):
+    env, path, rid = stored_round
+    position, stream, version = alter(path, "Round.CardDealt", _no_card)
+    assert main(["project", "--once"], env=env) == 1  # the worker stops before it
+    app, admin = _api(env, LEDGER_PROJECTIONS="external", LEDGER_PROJECTION_WAIT_MS=50)
+    head = app.extensions["projections"].head()
+
+    response = app.test_client().get(f"/v1/accounts/cashier?position={head}", headers=admin)
+
+    _assert_names(response, "Round.CardDealt", stream, version, position, "no card")

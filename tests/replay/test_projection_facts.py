@@ -33,6 +33,7 @@ from test_projections import event_log, play_history, snapshot
 from ledger.application import TwentyOneLedger
 from ledger.balances import fold_balances
 from ledger.domain.round import Round
+from replay.damage import StoreDamaged
 from replay.event_rows import page_reader
 from replay.projections import open_projections
 from replay.projections import queries as q
@@ -177,8 +178,18 @@ def wrap(kind: str, data: str) -> dict[str, str]:
     return {"_type_": kind, "_data_": data}
 
 
+# What a Round.StakePlaced records besides its time and amount: the decoder holds every event to
+# its class (replay.event_shape), so the values these tests vary go in fields it does not record.
+STAKE_FIELDS = {
+    "hand": "h1", "player": "p1", "seat": 1, "held": 100, "clause": "CB-1", "actor": "dealer",
+    "prev_hash": "0" * 64, "hash": "1" * 64,
+}  # fmt: skip
+
+
 def stored(fields: dict[str, Any], topic: str = STAKE) -> SimpleNamespace:
-    state = orjson.dumps({"timestamp": wrap("datetime_iso", WHEN), "amount": 100, **fields})
+    state = orjson.dumps(
+        {"timestamp": wrap("datetime_iso", WHEN), "amount": 100, **STAKE_FIELDS, **fields}
+    )
     return SimpleNamespace(
         id=7, topic=topic, state=state, originator_id=uuid4(), originator_version=3
     )
@@ -192,7 +203,8 @@ def test_nested_uuids_and_times_are_unwrapped_without_the_mapper():
     fact = decode(n)
     assert mapper.decoded == []
     assert vars(fact) == {
-        "timestamp": WHEN, "amount": 100, "seen": [str(a), {"by": str(b), "at": WHEN}],
+        "timestamp": WHEN, "amount": 100, **STAKE_FIELDS,
+        "seen": [str(a), {"by": str(b), "at": WHEN}],
         "originator_id": str(n.originator_id), "originator_version": 3,
     }  # fmt: skip
     assert type(fact).__qualname__ == "Round.StakePlaced"
@@ -205,7 +217,7 @@ def test_nested_uuids_and_times_are_unwrapped_without_the_mapper():
 @pytest.mark.parametrize(
     ("fields", "topic"),
     [
-        ({"amount": {"deep": [wrap("date_iso", "2024-05-01")]}}, STAKE),  # a type it does not know
+        ({"memo": {"deep": [wrap("date_iso", "2024-05-01")]}}, STAKE),  # a type it does not know
         ({"class_version": 1}, STAKE),  # stored by another class version
         ({}, get_topic(StakePlacedV2)),  # a class the mapper upcasts
     ],
@@ -224,12 +236,49 @@ def test_what_the_fast_path_cannot_read_exactly_goes_to_the_mapper(fields, topic
 
 
 def test_a_decimal_is_its_exact_text_on_either_path():
-    n = stored({"amount": wrap("decimal_str", "1.50")})
+    n = stored({"rate": wrap("decimal_str", "1.50")})
     decode = FactDecoder(mapper := RecordingMapper())
     fact = decode(n)
-    assert mapper.decoded == [] and fact.amount == "1.50" and is_plain_json(vars(fact))
+    assert mapper.decoded == [] and fact.rate == "1.50" and is_plain_json(vars(fact))
     assert vars(fact) == mapped(RecordingMapper(), n)
-    assert unwrap(orjson.loads(decode.stored_json(n)))["amount"] == "1.50"
+    assert unwrap(orjson.loads(decode.stored_json(n)))["rate"] == "1.50"
+
+
+@pytest.mark.parametrize(
+    ("fields", "topic"),
+    [
+        ({}, STAKE),  # read from its stored JSON
+        ({"memo": wrap("date_iso", "2024-05-01")}, STAKE),  # by the mapper
+    ],
+    ids=["stored-json", "mapper"],
+)
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ({"hand": None}, "no hand"),
+        ({"timestamp": None}, "no timestamp"),
+        ({"seat": "1"}, "seat is str, not int"),
+        ({"held": True}, "held is bool, not int"),  # JSON tells a bool from a number
+    ],
+)
+def test_an_event_not_of_its_classs_shape_is_named_whichever_way_it_is_read(
+    fields, topic, change, says
+):
+    n = stored(fields, topic)
+    state = orjson.loads(n.state)
+    for name, value in change.items():
+        if value is None:
+            del state[name]
+        else:
+            state[name] = value
+    n.state = orjson.dumps(state)
+    decode = FactDecoder(RecordingMapper())
+
+    for read in (decode, decode.check):  # decoded, or only copied (the audit trail)
+        with pytest.raises(StoreDamaged) as caught:
+            read(n)
+        assert f"was altered: its fields are not what was recorded ({says})" in str(caught.value)
+        assert (caught.value.position, caught.value.version) == (7, 3)
 
 
 # -- the rows the projectors read (replay/event_rows.py) ----------------------------------------
