@@ -125,13 +125,16 @@ def is_natural(cards: Sequence[str]) -> bool:
     return (is_ace(first) and is_ten_card(second)) or (is_ace(second) and is_ten_card(first))
 
 
-def declared_ace_counts(cards: Sequence[str], ace_values: Mapping[int, int]) -> dict[int, int]:
+def declared_ace_counts(
+    cards: Sequence[str], ace_values: Mapping[int, int], *, binding: bool = False
+) -> dict[int, int]:
     """What each declared ace counts now (OC-7, the Russian game).
 
     ``ace_values`` maps the index of an ace in ``cards`` to 1 or 11. An ace declared 1 counts
     1. An ace declared 11 counts 11 while the hand, its undeclared aces at 1, stays at 21 or
     under, and 1 once a later card would take it over: the choice is the holder's, and no holder
-    chooses to over-draw, so a declaration made at 16 does not hold him to 25 after a 9.
+    chooses to over-draw, so a declaration made at 16 does not hold him to 25 after a 9. With
+    ``binding`` (the table's ``ace_value_binds``) every declared ace counts as declared.
     """
     for index, value in ace_values.items():
         if not 0 <= index < len(cards):
@@ -141,6 +144,8 @@ def declared_ace_counts(cards: Sequence[str], ace_values: Mapping[int, int]) -> 
         if value not in (1, 11):
             raise ValueError(f"an ace counts 1 or 11, not {value!r}")
     counts = dict(ace_values)
+    if binding:
+        return counts
     total = (
         sum(counts.values())
         + _hard_total_and_ace([card for i, card in enumerate(cards) if i not in counts])[0]
@@ -154,14 +159,16 @@ def declared_ace_counts(cards: Sequence[str], ace_values: Mapping[int, int]) -> 
     return counts
 
 
-def totals_with_aces(cards: Sequence[str], ace_values: Mapping[int, int]) -> int:
+def totals_with_aces(
+    cards: Sequence[str], ace_values: Mapping[int, int], *, binding: bool = False
+) -> int:
     """Total when the holder has declared some aces 1 or 11 (OC-7, the Russian game).
 
     Declared aces count as ``declared_ace_counts`` says. Undeclared aces count as
     ``hand_total`` would, judged on the whole hand: one of them counts 11 if the total,
     declared aces included, stays at 21 or under. With an empty map this equals ``hand_total``.
     """
-    counts = declared_ace_counts(cards, ace_values)
+    counts = declared_ace_counts(cards, ace_values, binding=binding)
     undeclared = [card for i, card in enumerate(cards) if i not in counts]
     total, has_ace = _hard_total_and_ace(undeclared)
     total += sum(counts.values())

@@ -10,14 +10,15 @@ from typing import Any
 
 from ledger.cards import hand_total, totals_with_aces
 from ledger.domain.round import DEALER_HANDS, Round
+from ledger.rules import recorded_option
 from replay.clauses import clause_text
 from replay.side_payments import SidePayment, side_payment
 
 
-def _total(cards: list[str], aces: dict[int, int]) -> int | None:
+def _total(cards: list[str], aces: dict[int, int], binding: bool) -> int | None:
     if not cards:
         return None
-    return totals_with_aces(cards, aces) if aces else hand_total(cards)
+    return totals_with_aces(cards, aces, binding=binding) if aces else hand_total(cards)
 
 
 class Hands:
@@ -25,6 +26,7 @@ class Hands:
 
     def __init__(self) -> None:
         self.hands: dict[str, dict[str, Any]] = {}
+        self.ace_value_binds = False  # OC-7, from the rules the round recorded
 
     def hand(self, hand_id: str, **extra: Any) -> dict[str, Any]:
         if hand_id not in self.hands:
@@ -59,7 +61,7 @@ class Hands:
             "event": why,
             "card": card,
             "cards": list(hand["cards"]),
-            "total": _total(hand["cards"], hand["aces"]),
+            "total": _total(hand["cards"], hand["aces"], self.ace_value_binds),
         }
         if new_hand is not None:  # a split or a division: the hand it opened
             entry["new_hand"] = new_hand
@@ -67,7 +69,10 @@ class Hands:
 
     def feed(self, e: Any) -> None:
         v = e.originator_version
-        if isinstance(e, Round.HandOpened):
+        if isinstance(e, Round.Started):
+            if e.rules["family"] == "ochko":  # the one family whose holder values his aces
+                self.ace_value_binds = recorded_option(e.rules, "ace_value_binds")
+        elif isinstance(e, Round.HandOpened):
             self.hand(e.hand, player=e.player, seat=e.seat)
         elif isinstance(e, Round.StakePlaced | Round.StakeRaised):
             hand = self.hand(e.hand)

@@ -14,6 +14,7 @@ from ledger.cards import hand_total, totals_with_aces
 from ledger.domain.chain import ChainedAggregate
 from ledger.domain.transfers import FundsTransferredBase
 from ledger.errors import UnknownHand
+from ledger.rules import recorded_option
 
 DEALER = "dealer"
 DEALER_SECOND = "dealer2"  # the dealer's second hand after dividing his pair (VU-21)
@@ -463,7 +464,11 @@ class Round(ChainedAggregate):
     def total(self, hand_id: str) -> int:
         hand = self.rules_hand(hand_id)
         if hand["aces"]:
-            return totals_with_aces(hand["cards"], {int(k): v for k, v in hand["aces"].items()})
+            return totals_with_aces(
+                hand["cards"],
+                {int(k): v for k, v in hand["aces"].items()},
+                binding=recorded_option(self.rules_record, "ace_value_binds"),
+            )
         return hand_total(hand["cards"])
 
     def hands_of(self, player_id: str) -> list[dict]:

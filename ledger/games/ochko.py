@@ -99,16 +99,17 @@ def check_ace_choice(play: Play, hand_id: str, index: int, value: int, player_id
             raise WrongPhase(f"aces are valued during play, not in phase {rnd.phase!r}", "OC-7")
     if hand["status"] != OPEN or hand.get("settled"):
         raise HandClosed(f"hand {hand_id} is no longer open", "OC-7")
+    binds = play.rules.ace_value_binds
+    if hand_id != DEALER and not binds and rnd.current_turn() != hand_id:
+        # OC-6: hands play in the order of the deal, a valuation with the rest.
+        raise OutOfTurn(f"it is not hand {hand_id}'s turn", "OC-6")
     if hand_id != DEALER:
-        if rnd.current_turn() != hand_id:
-            # OC-6: hands play in the order of the deal, a valuation with the rest.
-            raise OutOfTurn(f"it is not hand {hand_id}'s turn", "OC-6")
         # holder_ends_turn: valued afresh, an ace could take back the 21 or the over-draw
         # that ended the turn, which without the option has passed already.
         turns.refuse_unless_standing(play, hand)
     if not 0 <= index < len(hand["cards"]) or not is_ace(hand["cards"][index]):
         raise InvalidCommand(f"card {index} of hand {hand_id} is not an ace", "OC-7")
-    if value == 11:
+    if value == 11 and not binds:
         # A choice is the holder's count, not a draw: it may not make an over-draw (OC-9)
         # out of cards already held. Undeclared aces count 1 beside it, as they would.
         cards = hand["cards"]

@@ -25,6 +25,9 @@ class OchkoRules(RuleSet):
     # OC-6: a hand at 21, or over it while its bust waits for the banker (OC-11 false),
     # waits for its holder to stand
     holder_ends_turn: bool = False
+    # OC-7: an ace valued 11 holds even past 21, and a valuation may over-draw by itself.
+    # Tables opened before the option existed played this way (see LEGACY_OPTIONS).
+    ace_value_binds: bool = False
 
     def validate(self) -> None:
         super().validate()

@@ -518,6 +518,52 @@ def test_OC_7_two_aces_cannot_both_count_eleven_and_a_punter_values_his_aces_in_
     assert (rnd.total("h2"), rnd.hands["h2"]["status"]) == (12, "open")
 
 
+def test_OC_7_ace_value_binds_holds_a_declared_eleven_past_21_as_tables_did_before_it(app, fund):
+    # The strict reading, and how every Очко table opened before the option played.
+    table, banker, (p1, p2) = open_table(app, fund, {"ace_value_binds": True})
+    before = wallets(app, banker, p1, p2)
+    rid = start(
+        app,
+        table,
+        banker,
+        dealt(hands=[("TC", "8C"), ("AC", "AD")], banker=("AD", "5H"), draws=["9S"]),
+    )
+    app.place_stake(rid, p1, 100)
+    app.place_stake(rid, p2, 300)
+    # Out of turn, and over 21 by the valuation alone: both allowed under this reading.
+    app.act(rid, "ace_value", actor=p2, hand="h2", index=0, value=11)
+    app.act(rid, "ace_value", actor=p2, hand="h2", index=1, value=11)
+    assert app.get_round(rid).hands["h2"]["result"] == -300  # 22: over-drawn (OC-9)
+    app.act(rid, "stand", actor=p1, hand="h1")
+    app.act(rid, "ace_value", actor=banker, index=0, value=11)  # 16
+    app.act(rid, "dealer_draw", actor=banker)  # 9S: 25, over-drawn
+
+    assert_settled(app, rid, {"h1": (200, ["OC-9"]), "h2": (-300, ["OC-9", "OC-11"])})
+    assert_wallets(app, before, {p1: 200, p2: -300, banker: 100})
+    assert_books_balance(app, rid)
+
+
+def test_OC_7_a_round_recorded_before_ace_value_binds_existed_keeps_its_binding_count(app, fund):
+    from ledger.rules import recorded_option, rules_from_record
+
+    table, banker, (p1, p2) = open_table(app, fund)
+    record = app.get_table(table).rules_record
+    assert record["ace_value_binds"] is False  # recorded whole at opening
+    old = {k: v for k, v in record.items() if k != "ace_value_binds"}
+    assert rules_from_record(old).ace_value_binds is True
+    assert recorded_option(old, "ace_value_binds") is True
+
+    rid = start(app, table, banker, dealt(hands=[("AC", "5C"), ("TD", "8D")], banker=("TH", "7H")))
+    app.place_stake(rid, p1, 100)
+    app.place_stake(rid, p2, 100)
+    rnd = app.get_round(rid)  # a copy: changed here to read the count, never saved
+    rnd.hands["h1"]["cards"].append("9S")
+    rnd.hands["h1"]["aces"] = {"0": 11}
+    assert rnd.total("h1") == 15  # this table's reading
+    rnd.rules_record = old
+    assert rnd.total("h1") == 25  # the reading a round recorded before the option had
+
+
 # -- OC-8 the comparison ---------------------------------------------------------------------
 
 

@@ -129,6 +129,7 @@ CHOICES: dict[str, dict[str, list[Any]]] = {
         "banker_natural_beats_natural": BOTH,
         "stake_after_first_card": BOTH,
         "holder_ends_turn": BOTH,
+        "ace_value_binds": BOTH,
     },
 }
 
