@@ -142,5 +142,6 @@ def unset_blank(environ: MutableMapping[str, str]) -> None:
     that the programs run with it (gunicorn, and eventsourcing and Flask in its workers)
     see it unset too."""
     for name in VARIABLES:
-        if name in environ and blank(environ[name]):
+        # A password is taken as it is written, spaces and all (README, Configuration).
+        if name != "POSTGRES_PASSWORD" and name in environ and blank(environ[name]):
             del environ[name]

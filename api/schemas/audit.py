@@ -47,7 +47,8 @@ class AuditSettlementSchema(Schema):
         allow_none=True,
         metadata={
             "description": "after the dealer divides (VU-21): each of his hands' totals by "
-            "hand, in the order he played them, every one weighed against this hand "
+            "hand (keys sorted; the round's dealer_hands give the order he played them), every "
+            "one weighed against this hand "
             "(dealer_total is his first's); null when he held one hand"
         },
     )

@@ -140,6 +140,17 @@ def test_blank_variables_are_unset_for_what_the_server_runs():
     assert environ == {"PORT": "0", "PATH": ""}  # only the ledger's own variables
 
 
+def test_a_password_of_spaces_is_kept_for_what_the_server_runs():
+    # store_env takes it as written: the start-up check and the workers must see the same one.
+    environ = {"LEDGER_STORE": "postgres", "POSTGRES_PASSWORD": "   "}
+    before = store_env(environ=dict(environ))["POSTGRES_PASSWORD"]
+
+    unset_blank(environ)
+
+    assert environ["POSTGRES_PASSWORD"] == "   "
+    assert store_env(environ=environ)["POSTGRES_PASSWORD"] == before == "   "
+
+
 # -- ACCESS_LOG ------------------------------------------------------------------------------
 
 
