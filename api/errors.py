@@ -230,8 +230,30 @@ def handle_store_error(error: Exception) -> Response:
 
 
 def handle_unexpected(error: Exception) -> Response:
+    damaged = _altered_event_behind(error)
+    if damaged is not None:
+        return handle_store_damaged(damaged)
     current_app.logger.exception("unexpected error while handling a request", exc_info=error)
     return problem(500, "Internal error", "the server failed; the error has been logged")
+
+
+def _altered_event_behind(error: Exception) -> Any:
+    """The ``StoreDamaged`` for a stored event that decoded but lost or retyped a field, when
+    ``error`` was raised while such an event was applied to its aggregate (a round, table or
+    wallet loaded to answer a request): the library folds without checking shapes, so the
+    event is found on the failing frames and held to its class, as the replay tools do."""
+    from replay.damage import altered_event
+    from replay.event_shape import misshapen
+
+    trace = error.__traceback__
+    while trace is not None:
+        event = trace.tb_frame.f_locals.get("self")
+        if hasattr(event, "originator_version"):
+            wrong = misshapen(event)
+            if wrong is not None:
+                return altered_event(event, wrong)
+        trace = trace.tb_next
+    return None
 
 
 def _document_problems(api: Any) -> None:

@@ -134,6 +134,14 @@ def altered(stored: Any, cause: BaseException | str | None = None) -> StoreDamag
     )
 
 
+def altered_event(event: Any, cause: str) -> StoreDamaged:
+    """:class:`StoreDamaged` for a decoded domain event whose fields are not what its class
+    records, met where its position in the log is not known."""
+    return _altered(
+        event.originator_id, event.originator_version, None, type(event).__qualname__, cause
+    )
+
+
 def _altered(
     stream: Any,
     version: int,

@@ -382,3 +382,25 @@ def test_an_external_api_names_the_altered_event_its_worker_stopped_at(stored_ro
     response = app.test_client().get(f"/v1/accounts/cashier?position={head}", headers=admin)
 
     _assert_names(response, "Round.CardDealt", stream, version, position, "no card")
+
+
+@pytest.mark.parametrize("read", ["/v1/rounds/{rid}", "/v1/rounds/{rid}/trail"])
+def test_a_request_that_loads_a_round_with_an_altered_event_names_it(stored_round, read):
+    # The write side folds the round without checking shapes: the failure is traced back to
+    # the event it was applying, not answered as a bare internal error.
+    env, path, rid = stored_round
+    _, stream, version = alter(path, "Round.CardDealt", _no_card)
+    app, headers = _api(env)
+    try:
+        response = app.test_client().get(read.format(rid=rid), headers=headers)
+    finally:
+        app.extensions["ledger"].close()
+
+    assert response.status_code == 500, response.get_json()
+    problem = response.get_json()
+    assert problem["type"].endswith("/stored-events-damaged")
+    assert (problem["stream"], problem["version"]) == (stream, version)
+    assert (
+        f"event Round.CardDealt v{version} of stream {stream} was altered: its fields are not "
+        "what was recorded (no card)" in problem["detail"]
+    )
