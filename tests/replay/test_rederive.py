@@ -180,19 +180,27 @@ def test_a_dealer_paying_penalties_from_his_cover_rederives_clean(app):
     assert result.event_differences == [], result.text()
 
 
-def test_a_round_recorded_before_penalties_came_from_the_cover_still_rederives(app):
-    # Recorded before the ledger paid the dealer's penalties from his cover: none held or
-    # released for them, the VU-26 penalty left his wallet, so 50 more of his cover was left
-    # to release at the end. The same play and settlements; those differences named.
-    events = []
-    for e in _dealer_penalties_from_cover(app):
+def _as_recorded_before_the_cover_paid(recorded, paid_from_cover):
+    """``recorded`` as the ledger wrote it before the dealer's pool money came from his bank
+    cover: no cover held or released for it, so ``paid_from_cover`` more was released at the
+    round's end. Returns the events and that last release."""
+    events, end = [], None
+    for e in recorded:
         if penalty_cover(e):
             continue
         if isinstance(e, Round.BankCovered) and e.clause == "VU-14":
             e = copy.copy(e)
-            object.__setattr__(e, "amount", e.amount - 50)
+            object.__setattr__(e, "amount", e.amount - paid_from_cover)
             end = e
         events.append(e)
+    return events, end
+
+
+def test_a_round_recorded_before_penalties_came_from_the_cover_still_rederives(app):
+    # Recorded before the ledger paid the dealer's penalties from his cover: none held or
+    # released for them, the VU-26 penalty left his wallet, so 50 more of his cover was left
+    # to release at the end. The same play and settlements; those differences named.
+    events, end = _as_recorded_before_the_cover_paid(_dealer_penalties_from_cover(app), 50)
 
     result = rederive(events)
 
@@ -232,15 +240,7 @@ def _tie_share_from_cover(app):
 def test_a_round_recorded_before_the_tie_share_came_from_the_cover_still_rederives(app):
     # Recorded before: the share left the dealer's wallet, none of his cover released for
     # it, so 33 more was left to release at the end. The same play and settlement.
-    events = []
-    for e in _tie_share_from_cover(app):
-        if penalty_cover(e):
-            continue
-        if isinstance(e, Round.BankCovered) and e.clause == "VU-14":
-            e = copy.copy(e)
-            object.__setattr__(e, "amount", e.amount - 33)
-            end = e
-        events.append(e)
+    events, end = _as_recorded_before_the_cover_paid(_tie_share_from_cover(app), 33)
 
     result = rederive(events)
 
