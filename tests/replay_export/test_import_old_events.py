@@ -1,5 +1,5 @@
-"""Import of an export whose events were recorded before a field was added to their class, on
-memory, SQLite and PostgreSQL.
+"""Import of an export whose events were recorded before a field was added to their class, and
+import that fails part-way leaving the store empty, on memory, SQLite and PostgreSQL.
 
 ``fixtures/before_dealer_totals.jsonl`` is a store recorded by the code at 50a7567, before
 ``Round.HandSettled`` had ``dealer_totals`` (players D and A; one Vingt-un round in which the
@@ -19,7 +19,7 @@ from ledger.config import store_kind
 from replay.__main__ import main
 from replay.event_schemas import data_fields, event_classes
 from replay.export import export_lines
-from replay.importer import ImportRefused, domain_event, import_lines
+from replay.importer import ImportRefused, domain_event, import_from, import_lines
 from replay.verify import verify
 
 FIXTURE = Path(__file__).parent / "fixtures" / "before_dealer_totals.jsonl"
@@ -85,6 +85,48 @@ def test_a_missing_required_field_is_refused_before_anything_is_written(old_line
 
     assert (refused.value.line, refused.value.field) == (number, "data.dealer_total")
     assert str(refused.value).startswith(f"line {number}: field data.dealer_total: missing")
+    _assert_empty(target)
+
+
+@pytest.mark.parametrize("change", ["edited", "cut short"])
+def test_a_line_changed_after_its_check_is_refused_and_nothing_is_written(
+    old_lines, target, change
+):
+    """The write takes only lines the check passed: a file rewritten while it is imported is
+    refused where the write finds it changed, after batches were already sent, and the store is
+    left empty; the file as checked then imports whole."""
+    number, _ = _settlement(old_lines)
+    if change == "edited":
+        changed = _edited(old_lines, number, lambda o: o["data"].update(amount=10**6))
+    else:
+        changed = old_lines[:number]
+    reads = iter([old_lines, changed])
+
+    with pytest.raises(ImportRefused, match="changed since it was checked") as refused:
+        import_from(target, lambda: next(reads), batch=BATCH)
+
+    assert refused.value.line == (number if change == "edited" else None)
+    _assert_empty(target)
+    import_lines(target, old_lines, batch=BATCH)  # positions kept on a retry, PostgreSQL too
+    assert b"".join(export_lines(target)) == b"".join(old_lines)
+
+
+def test_a_failure_while_writing_leaves_the_store_empty(old_lines, target, monkeypatch):
+    """Whatever fails once writing has begun (here the mapper, at the 45th event the write
+    rebuilds, after four batches were sent), nothing of the import is kept."""
+    original = target.mapper.to_stored_event
+    calls = {"n": 0}
+
+    def failing(event):
+        calls["n"] += 1
+        if calls["n"] == len(old_lines) + 45:  # the check pass makes one per line first
+            raise OSError("disk full")
+        return original(event)
+
+    monkeypatch.setattr(target.mapper, "to_stored_event", failing)
+    with pytest.raises(OSError, match="disk full"):
+        import_lines(target, old_lines, batch=BATCH)
+
     _assert_empty(target)
 
 
