@@ -343,7 +343,8 @@ class Round(ChainedAggregate):
         from_bank_cover: int
         # After the dealer divides (VU-21) the hand is settled against each of his hands:
         # every one's total by hand (``dealer_total`` is his first's; a map, so JSON may sort
-        # it: the round's dealer order says how he played them). None when he holds one hand, and on events recorded before.
+        # it: the round's dealer order says how he played them). None when he holds one hand,
+        # and on events recorded before.
         dealer_totals: dict[str, int] | None = None
 
         def apply(self, rnd: Round) -> None:
