@@ -179,8 +179,10 @@ def dealer_divides(play: Play) -> tuple[str, str]:
         raise RuleViolation("four of a kind make at most four hands", "VU-20")
     new_id = DEALER_HANDS[len(dealer_hands)]
     for hand in rnd.live_hands():
-        # His worst case grows by one dealer hand's worth: the hold is one such per hand.
-        extra = 0 if play.rules.credit else hand["held"] // len(dealer_hands)
+        # His worst case grows by what one more dealer hand can take from his stake as it
+        # stands: a drawn 21 takes double (VU-16). The double (VU-6) and the naturals the
+        # first hold also covered are behind him.
+        extra = 0 if play.rules.credit else play.rules.dealer_hand_exposure * hand["stake"]
         play.books.transfer(
             f"player:{hand['player']}", play.escrow, extra, "VU-21", "the dealer divided his pair"
         )

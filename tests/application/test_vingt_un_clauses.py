@@ -965,8 +965,13 @@ def test_VU_21_VU_20_the_dealer_divides_again_when_a_card_so_received_matches(ap
     }
     divided = [(e.hand, e.new_hand, e.card) for e in of_type(t.events(rid), "DealerDivided")]
     assert divided == [("dealer", "dealer2", "8H"), ("dealer", "dealer3", "8S")]
-    # Each of his three hands meets every stake: each hold covers three times the worst case.
-    assert [rnd.hands[h]["held"] for h in ("h1", "h2")] == [3 * 400, 3 * 800]
+    # Each of his three hands meets every stake: the first hold covered the worst case of the
+    # deal (a double, VU-6, then a drawn 21, VU-16: four stakes); each division adds what one
+    # more dealer hand can take from the stake as it stands, a drawn 21's two (no double called).
+    assert [rnd.hands[h]["held"] for h in ("h1", "h2")] == [
+        4 * 100 + 2 * (2 * 100),
+        4 * 200 + 2 * (2 * 200),
+    ]
     # The bank's cover: four times the stakes at staking, and with each division double them
     # (what one more dealer hand can pay; no double was called, VU-6).
     assert rnd.bank_held == 4 * 300 + 2 * (2 * 300)

@@ -302,3 +302,21 @@ def test_a_casino_round_recorded_when_cards_named_the_caller_still_rederives(app
     assert result.matches, result.text()
     [line] = result.event_differences  # one line for them all, not one per card
     assert line.startswith("cards dealt (") and line.endswith("now the dealer"), line
+
+
+def test_a_round_whose_division_held_the_player_more_still_rederives_with_it_named(app):
+    # Recorded before a dealer's division (VU-21) held each player what one more dealer hand
+    # can take (a drawn 21's two stakes), when it held another four: the same settlement.
+    recorded = _dealer_penalties_from_cover(app)
+    (division,) = [e for e in recorded if isinstance(e, Round.HoldAdjusted) and e.clause == "VU-21"]
+    assert division.amount == 2 * 100  # Ann's stake of 100, no double called
+    older = copy.copy(division)
+    object.__setattr__(older, "amount", 4 * 100)
+    events = [older if e is division else e for e in recorded]
+
+    result = rederive(events)
+
+    assert result.matches, result.text()
+    assert any("Round.HoldAdjusted" in d and "400" in d for d in result.event_differences), (
+        result.text()
+    )
