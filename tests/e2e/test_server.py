@@ -124,16 +124,21 @@ def test_python_m_api_starts_gunicorn_and_prints_a_working_admin_key(tmp_path):
     assert (tmp_path / "var" / "ledger.sqlite3").is_file()
 
 
-def test_python_m_api_refuses_the_memory_store_before_starting_gunicorn(tmp_path):
-    done = subprocess.run(
+def _refused_start(cwd, **env):
+    """``python -m api`` run in ``cwd`` with ``env`` added, for a start it must refuse."""
+    return subprocess.run(
         [sys.executable, "-m", "api"],
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(REPO), "LEDGER_STORE": "memory", "PORT": "0"},
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(REPO), **env},
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
+
+
+def test_python_m_api_refuses_the_memory_store_before_starting_gunicorn(tmp_path):
+    done = _refused_start(tmp_path, LEDGER_STORE="memory", PORT="0")
 
     assert done.returncode == 2, done.stderr
     assert "python -m api --dev" in done.stderr
@@ -141,20 +146,11 @@ def test_python_m_api_refuses_the_memory_store_before_starting_gunicorn(tmp_path
 
 
 def test_python_m_api_refuses_a_bad_setting_in_one_line_and_makes_no_var(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-m", "api"],
-        cwd=tmp_path,
-        env={
-            **os.environ,
-            "PYTHONPATH": str(REPO),
-            "LEDGER_STORE": "sqlite",
-            "LEDGER_SQLITE_PATH": str(tmp_path / "db" / "ledger.sqlite3"),
-            "AUDIT_COOKIE_SECURE": "maybe",
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    done = _refused_start(
+        tmp_path,
+        LEDGER_STORE="sqlite",
+        LEDGER_SQLITE_PATH=str(tmp_path / "db" / "ledger.sqlite3"),
+        AUDIT_COOKIE_SECURE="maybe",
     )
 
     assert done.returncode == 2, done.stderr
@@ -166,20 +162,11 @@ def test_python_m_api_refuses_a_bad_setting_in_one_line_and_makes_no_var(tmp_pat
 
 
 def test_python_m_api_refuses_an_access_log_in_a_missing_directory_before_any_key(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-m", "api"],
-        cwd=tmp_path,
-        env={
-            **os.environ,
-            "PYTHONPATH": str(REPO),
-            "LEDGER_STORE": "sqlite",
-            "LEDGER_SQLITE_PATH": "./var/ledger.sqlite3",
-            "ACCESS_LOG": "/no/such/dir/access.log",
-        },
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    done = _refused_start(
+        tmp_path,
+        LEDGER_STORE="sqlite",
+        LEDGER_SQLITE_PATH="./var/ledger.sqlite3",
+        ACCESS_LOG="/no/such/dir/access.log",
     )
 
     assert done.returncode == 2, done.stderr
