@@ -230,7 +230,10 @@ def handle_store_error(error: Exception) -> Response:
 
 
 def handle_unexpected(error: Exception) -> Response:
-    damaged = _altered_event_behind(error)
+    try:
+        damaged = _altered_event_behind(error)
+    except Exception:  # the search must never turn one failure into another
+        damaged = None
     if damaged is not None:
         return handle_store_damaged(damaged)
     current_app.logger.exception("unexpected error while handling a request", exc_info=error)
