@@ -145,3 +145,31 @@ def test_every_optional_field_left_out_of_a_line_reads_as_its_class_default(old_
                 assert getattr(event, name) == getattr(cls, name)
                 dropped += 1
     assert dropped >= 3  # Shoe.Committed's stock, Round.DealerDivided's hand and new_hand …
+
+
+def test_a_database_error_while_writing_is_one_line_and_writes_nothing(
+    tmp_path, monkeypatch, capsys
+):
+    # A disk that fills during the write: the store's own error, in one line, and the one
+    # transaction rolled back.
+    import sqlite3
+
+    from ledger.config import store_env
+    from replay import import_store
+
+    path = tmp_path / "copy.sqlite3"
+    monkeypatch.setenv("LEDGER_STORE", "sqlite")
+    monkeypatch.setenv("LEDGER_SQLITE_PATH", str(path))
+
+    def full(self, stored):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(import_store._SQLite, "insert", full)
+
+    assert main(["import", str(FIXTURE)]) == 1
+    assert capsys.readouterr().err == f"replay import: SQLite {path}: database or disk is full\n"
+    app = TwentyOneLedger(env=store_env("sqlite", sqlite_path=str(path), environ={}))
+    try:
+        _assert_empty(app)
+    finally:
+        app.close()
