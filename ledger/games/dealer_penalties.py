@@ -51,9 +51,9 @@ def pay_overdraw_penalties(play: Play) -> None:
     due = penalty * len(overdrawn)
     if not due:
         return
-    held = min(due, play.rnd.bank_held)
-    play.release_bank_cover(OVERDRAW_CLAUSE, held, OVERDRAW_RELEASED)
-    memo = "dealer over-drew" + _from_cover(held, due)
+    memo = "dealer over-drew" + _release(
+        play, OVERDRAW_CLAUSE, due, play.rnd.bank_held, OVERDRAW_RELEASED
+    )
     for _ in overdrawn:
         private.pay_to_pool(play, play.banker_account, penalty, OVERDRAW_CLAUSE, memo)
 
@@ -62,9 +62,7 @@ def pay_tie_share(play: Play, share: int, memo: str) -> None:
     """VU-27 (c), once every hand is paid and the over-draw penalties with it: from his cover,
     then his wallet (a table with credit holds no cover; a round started before the
     over-draw penalty was held may have paid it from the cover this share would take)."""
-    held = min(share, play.rnd.bank_held)
-    play.release_bank_cover(TIE_SHARE_CLAUSE, held, TIE_SHARE_RELEASED)
-    memo += _from_cover(held, share)
+    memo += _release(play, TIE_SHARE_CLAUSE, share, play.rnd.bank_held, TIE_SHARE_RELEASED)
     private.pay_to_pool(play, play.banker_account, share, TIE_SHARE_CLAUSE, memo)
 
 
@@ -82,13 +80,17 @@ def spare_cover(play: Play) -> int:
 
 def pay_dealer_penalty(play: Play, amount: int, kind: str) -> None:
     """VU-26, the dealer the offender: from his spare cover first, then his wallet."""
-    spare = min(amount, spare_cover(play))
-    play.release_bank_cover(PENALTY_CLAUSE, spare, SPARE_RELEASED)
-    memo = f"penalty: {kind}" + _from_cover(spare, amount)
+    memo = f"penalty: {kind}" + _release(
+        play, PENALTY_CLAUSE, amount, spare_cover(play), SPARE_RELEASED
+    )
     private.pay_to_pool(play, play.banker_account, amount, PENALTY_CLAUSE, memo)
 
 
-def _from_cover(released: int, due: int) -> str:
+def _release(play: Play, clause: str, due: int, available: int, memo: str) -> str:
+    """Release to the dealer as much of ``due`` as ``available`` cover allows, for him to pay
+    it on; what the payment's memo adds to say so."""
+    released = min(due, available)
+    play.release_bank_cover(clause, released, memo)
     if not released:
         return ""
     if released == due:
