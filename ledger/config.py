@@ -88,7 +88,7 @@ def env_bool(name: str, default: bool = False, environ: Mapping[str, str] | None
     ``y``/``n``, ``t``/``f``, in any case); unset or blank: ``default``. Anything else is an
     error, not a silent no."""
     value = _environ(environ).get(name)
-    if value is None or blank(value):
+    if blank(value):
         return default
     word = value.strip().lower()
     if word in _TRUE:
@@ -109,7 +109,7 @@ def env_int(
     """An integer variable, within ``minimum``..``maximum`` when given; an empty value means
     the default."""
     value = _environ(environ).get(name)
-    if value is None or blank(value):
+    if blank(value):
         return default
     try:
         number = int(value.strip())
