@@ -22,7 +22,7 @@ from typing import Any
 from uuid import UUID
 
 import orjson
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, OriginatorIDError, OriginatorVersionError
 
 GENESIS = "0" * 64
 # Fields that describe the chain itself rather than the fact recorded.
@@ -166,6 +166,33 @@ def snapshot_state(aggregate: Any) -> Any:
     return bare
 
 
+# Per event class, the names of its fields (``_event``).
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+_new = object.__new__
+
+
+def _event(event_class: type, fields: dict[str, Any]) -> Any:
+    """``event_class(**fields)``, the event made straight from its fields when they are
+    exactly the class's and the id is a UUID (all its constructor checks: a frozen
+    dataclass's ``__init__`` only sets them one by one, a fifth of making an event).
+    Anything else goes through the constructor, for its errors."""
+    names = _FIELD_NAMES.get(event_class)
+    if names is None:
+        names = _FIELD_NAMES[event_class] = frozenset(
+            f.name
+            for f in dataclasses.fields(event_class)  # type: ignore[arg-type]
+            if f.init
+        )
+    if fields.keys() == names and type(fields["originator_id"]) is UUID:
+        new_event = _new(event_class)
+        vars(new_event).update(fields)
+        return new_event
+    try:
+        return event_class(**fields)
+    except TypeError as e:
+        raise TypeError(f"Can't construct event {event_class}: {e}") from None
+
+
 class ChainedAggregate(Aggregate):
     """Aggregate whose events are hash-chained; the last hash is part of its state."""
 
@@ -185,12 +212,27 @@ class ChainedAggregate(Aggregate):
         hash: str
 
         def mutate(self, aggregate):  # type: ignore[no-untyped-def]
-            aggregate = super().mutate(aggregate)
+            """eventsourcing's ``mutate``, its checks and steps in its order, with the
+            aggregate's version and time set straight rather than through their property
+            setters (a tenth of folding an event), and the chain's last hash kept."""
+            if aggregate is None:
+                raise TypeError(f"{type(self).__qualname__} needs an aggregate to apply to")
+            if self.originator_id is not aggregate._id and self.originator_id != aggregate._id:
+                raise OriginatorIDError(self.originator_id, aggregate._id)
+            next_version = aggregate._version + 1
+            if self.originator_version != next_version:
+                raise OriginatorVersionError(self.originator_version, next_version)
+            self.apply(aggregate)
+            aggregate._version = self.originator_version
+            aggregate._modified_on = self.timestamp
             aggregate.last_hash = self.hash
             return aggregate
 
     class Created(Event, Aggregate.Created):
-        pass
+        def mutate(self, aggregate):  # type: ignore[no-untyped-def]
+            aggregate = Aggregate.Created.mutate(self, aggregate)
+            aggregate.last_hash = self.hash
+            return aggregate
 
     @classmethod
     def _create(cls, event_class, *, id=None, **kwargs):  # type: ignore[no-untyped-def]  # noqa: A002
@@ -230,9 +272,6 @@ class ChainedAggregate(Aggregate):
             fields["timestamp"] = event_class.create_timestamp()
         fields["prev_hash"] = self.last_hash
         fields["hash"] = event_hash(event_class.__qualname__, fields)
-        try:
-            new_event = event_class(**fields)
-        except TypeError as e:
-            raise TypeError(f"Can't construct event {event_class}: {e}") from None
+        new_event = _event(event_class, fields)
         new_event.mutate(self)
         self._pending_events.append(new_event)

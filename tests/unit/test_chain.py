@@ -170,3 +170,58 @@ def test_a_dealer_divisions_hold_hashed_without_its_default_to_hand_still_verifi
     assert not hash_matches("Round.HoldAdjusted", {**stored, "to_hand": "h2"})
     assert not hash_matches("Round.HoldAdjusted", {**stored, "amount": 101})
     assert not hash_matches("Round.StakePlaced", {**stored, "to_hand": ""})
+
+
+def test_an_event_made_from_its_fields_is_the_one_its_constructor_makes():
+    """``trigger_event`` makes an event straight from its fields (``_event``) when they are
+    exactly its class's; the result must be the constructor's, field for field."""
+    player, events = _player_with_history()
+    for event in events[1:]:
+        made = type(event)(**vars(event))
+        assert type(made) is type(event) and made == event and vars(made) == vars(event)
+    assert {type(e).__qualname__ for e in events[1:]} == {"Player.FundsTransferred"}
+
+
+@pytest.mark.parametrize("change", ["missing", "extra"])
+def test_an_event_given_the_wrong_fields_is_refused_by_its_constructor(change):
+    aggregate = _Defaulted._create(_Defaulted.Opened, name="t")
+    fields = {"text": "x"} if change == "extra" else {}
+    if change == "extra":
+        fields["colour"] = "red"
+    before = list(aggregate.pending_events)
+
+    with pytest.raises(TypeError, match="Can't construct event"):
+        aggregate.trigger_event(_Defaulted.Noted, **fields)
+    assert list(aggregate.pending_events) == before and aggregate.version == 1
+
+
+def test_an_event_is_applied_only_to_its_own_aggregate_at_the_next_version():
+    """``ChainedAggregate.Event.mutate`` keeps eventsourcing's checks: an event of another
+    aggregate, or out of sequence, is refused before it changes anything."""
+    from eventsourcing.domain import OriginatorIDError, OriginatorVersionError
+
+    one = _Defaulted._create(_Defaulted.Opened, name="one")
+    other = _Defaulted._create(_Defaulted.Opened, name="other")
+    one.trigger_event(_Defaulted.Noted, text="first")
+    one.trigger_event(_Defaulted.Noted, text="second")
+    first, second = one.pending_events[1:]
+    state = dict(vars(other))
+
+    with pytest.raises(OriginatorIDError):
+        first.mutate(other)
+    assert vars(other) == state
+
+    copy = _Defaulted._create(_Defaulted.Opened, id=one.id, name="one")
+    with pytest.raises(OriginatorVersionError):
+        second.mutate(copy)  # v3 onto v1
+    assert not hasattr(copy, "text") and copy.version == 1
+
+    assert first.mutate(copy) is copy
+    assert (copy.text, copy.version, copy.modified_on, copy.last_hash) == (
+        "first",
+        2,
+        first.timestamp,
+        first.hash,
+    )
+    with pytest.raises(TypeError, match="needs an aggregate"):
+        second.mutate(None)
