@@ -24,6 +24,7 @@ FULL = {
     "history_window": 25,
     "gym_rounds": 1000,
     "gym_hands": 20_000,
+    "sim_workers_rounds": 20_000,  # a few seconds: the processes' start-up is left out anyway
 }
 QUICK = {
     "throughput": {"memory": 20, "sqlite": 15, "postgres": 10},
@@ -32,6 +33,7 @@ QUICK = {
     "history_window": 3,
     "gym_rounds": 20,
     "gym_hands": 200,
+    "sim_workers_rounds": 40,
 }
 
 
@@ -103,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "gym" in groups:
         from benchmarks.gym_compare import bench_gym
 
-        bench_gym(sizes["gym_rounds"], sizes["gym_hands"])
+        bench_gym(sizes["gym_rounds"], sizes["gym_hands"], sizes["sim_workers_rounds"])
     if "http" in groups and "postgres" in args.stores:  # gunicorn on PostgreSQL only
         from benchmarks.http_load import bench_http
 

@@ -60,6 +60,9 @@ class TwentyOneLedger(
         # never change), by round id: actions need not load the table to read them.
         # A table's too (``table_rules``), by table id: a table's rules never change.
         self._rules: dict[str, RuleSet] = {}
+        # Events this application has written, its own only (other writers to a shared store
+        # are not counted, as the store's last position would count them).
+        self.events_written = 0
 
     def close(self) -> None:
         self.vault.close()
@@ -71,6 +74,7 @@ class TwentyOneLedger(
         processing_event = LedgerProcessingEvent()
         processing_event.collect_events(*objs, **kwargs)
         recordings = self._record(processing_event)
+        self.events_written += len(processing_event.events)
         self._take_snapshots(processing_event)
         self._notify(recordings)
         self.notify(processing_event.events)  # deprecated, but the library still calls it

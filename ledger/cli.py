@@ -5,6 +5,7 @@ object on stdout (the figures of ``ledger.simulate.run`` and the settings used),
 progress bar on stderr when stderr is a terminal.
 
     python -m ledger simulate --family casino --rounds 10000 --seed 1 --store memory
+    python -m ledger simulate --rounds 200000 --seed 1 --workers 2   # both cores
 
 ``open-pools`` opens, on the configured store, the pool of every Vingt-un table recorded
 before tables kept their pools in their own stream, and prints ONE JSON object.
@@ -42,6 +43,7 @@ CASINO_DEFAULTS = {
     "strategy": "basic",
 }
 MAX_PLAYERS = 7  # the rules' default max_players; the private games seat the dealer too
+MAX_WORKERS = 64  # a typo of a few zeros must not start thousands of processes
 
 
 def _positive(text: str) -> int:
@@ -120,6 +122,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="SQLite file for --store sqlite (default: a temporary file, deleted afterwards)",
     )
     sim.add_argument(
+        "--workers",
+        type=_positive,
+        default=1,
+        metavar="W",
+        help=f"processes playing the rounds, each at a table of its own, 1 to {MAX_WORKERS} "
+        "(default 1; a seeded run is reproducible for the same W)",
+    )
+    sim.add_argument(
         "--one-command-per-round",
         action="store_true",
         help="play each round as one command (app.play_round: the same events, one write)",
@@ -171,6 +181,8 @@ def settings_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         parser.error(f"--players: at most {limit} at a {args.family} table")
     if args.decks is not None and args.decks > 8:
         parser.error("--decks: a casino shoe holds 1 to 8 decks")
+    if args.workers > MAX_WORKERS:
+        parser.error(f"--workers: at most {MAX_WORKERS}")
     if args.sqlite_path is not None and args.store != "sqlite":
         parser.error("--sqlite-path goes with --store sqlite")
     casino = {
@@ -184,6 +196,7 @@ def settings_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         players=args.players,
         store=args.store,
         one_command=args.one_command_per_round,
+        workers=args.workers,
         **casino,
     )
 
@@ -252,6 +265,7 @@ def simulate(
     args: argparse.Namespace, parser: argparse.ArgumentParser, stdout: TextIO, stderr: TextIO
 ) -> int:
     from ledger.simulate import run
+    from ledger.simulate_parallel import run_parallel
 
     settings = settings_from(args, parser)
     with tempfile.TemporaryDirectory(prefix="ledger-sim-") as scratch:
@@ -267,7 +281,12 @@ def simulate(
         try:
             with _ledger("simulate", stderr, make_env) as (app, env):
                 with progress_reporter(settings.rounds, stderr) as progress:
-                    result = run(settings, app, progress)
+                    if settings.workers > 1:
+                        # The parent's application has made the store ready (its tables, its
+                        # file) and stays idle: each worker opens its own.
+                        result = run_parallel(settings, env, progress)
+                    else:
+                        result = run(settings, app, progress)
         except _Refused as refused:
             return refused.code
     out = {

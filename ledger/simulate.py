@@ -47,6 +47,7 @@ class Settings:
     strategy: str = "basic"
     stake: int = 100
     one_command: bool = False  # the whole round as one command (app.play_round)
+    workers: int = 1  # processes, each playing its share at a table of its own (simulate_parallel)
     holder_ends_turn: bool = False  # private games: a hand at 21 waits for its holder's stand
 
     def applied(self) -> dict[str, Any]:
@@ -77,6 +78,17 @@ class Tally:
     dealer: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
     dealer_played: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
 
+    def add(self, other: Tally) -> None:
+        """Count ``other``'s rounds into this tally (another worker's, of the same run)."""
+        for name in ("rounds", "hands", "initial_hands", "naturals", "net_units", "net_units_sq"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for mine, theirs in (
+            (self.dealer, other.dealer),
+            (self.dealer_played, other.dealer_played),
+        ):
+            for up, counts in theirs.items():
+                mine[up].update(counts)
+
 
 def table_options(s: Settings) -> dict[str, Any]:
     if s.family == "casino":
@@ -94,11 +106,20 @@ def table_options(s: Settings) -> dict[str, Any]:
 
 
 def run(s: Settings, app: TwentyOneLedger, progress: Any = None) -> dict[str, Any]:
-    """Play ``s.rounds`` rounds at a new table of ``app``; ``progress(n)`` after each round."""
+    """Play ``s.rounds`` rounds at a new table of ``app``; ``progress(n)`` after each round.
+    The time is the rounds' own: opening the table and seating the players are left out."""
     table, view = setup_table(s, app)
-    tally = Tally()
     started = time.perf_counter()
-    events_before = app.recorder.max_notification_id() or 0
+    tally, events = play_rounds(app, table, view, s, progress)
+    return report(tally, time.perf_counter() - started, events)
+
+
+def play_rounds(
+    app: TwentyOneLedger, table: str, view: TableView, s: Settings, progress: Any = None
+) -> tuple[Tally, int]:
+    """Play ``s.rounds`` rounds at ``table``; return their tally and the events written."""
+    tally = Tally()
+    events_before = app.events_written
     frozen_by_caller = gc.get_freeze_count() > 0
     try:
         for n in range(s.rounds):
@@ -113,9 +134,7 @@ def run(s: Settings, app: TwentyOneLedger, progress: Any = None) -> dict[str, An
     finally:
         if not frozen_by_caller:
             gc.unfreeze()
-    elapsed = time.perf_counter() - started
-    events = (app.recorder.max_notification_id() or 0) - events_before
-    return report(tally, elapsed, events)
+    return tally, app.events_written - events_before
 
 
 def setup_table(s: Settings, app: TwentyOneLedger) -> tuple[str, TableView]:
