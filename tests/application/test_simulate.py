@@ -514,12 +514,15 @@ def test_an_unreachable_store_is_an_error_message_not_a_traceback(monkeypatch):
 
 def test_a_long_run_leaves_the_collector_as_it_found_it(monkeypatch):
     """``run`` keeps the store's rows out of full collections while it plays (gc.freeze), and
-    gives them back when it ends, even on a failure; a caller's own freeze is left alone."""
+    gives them back when it ends, even on a failure; a caller's own freeze is left alone. It
+    collects young objects less often while it plays, and puts the thresholds back."""
     monkeypatch.setattr(simulate, "FREEZE_EVERY", 2)
     freeze, froze = gc.freeze, []
+    thresholds, playing = gc.get_threshold(), []
 
     def counted_freeze():
         froze.append(1)
+        playing.append(gc.get_threshold())
         freeze()
 
     monkeypatch.setattr(simulate.gc, "freeze", counted_freeze)
@@ -527,6 +530,8 @@ def test_a_long_run_leaves_the_collector_as_it_found_it(monkeypatch):
     try:
         run(Settings(rounds=5, seed=3), app)
         assert len(froze) == 2 and gc.get_freeze_count() == 0
+        assert playing[0][0] == max(thresholds[0], simulate.YOUNG_COLLECTION_EVERY)
+        assert playing[0][1:] == thresholds[1:] and gc.get_threshold() == thresholds
 
         played = []
 
@@ -540,6 +545,7 @@ def test_a_long_run_leaves_the_collector_as_it_found_it(monkeypatch):
         with pytest.raises(RuntimeError):
             run(Settings(rounds=4, seed=3), app)
         assert len(froze) == 3 and gc.get_freeze_count() == 0
+        assert gc.get_threshold() == thresholds
 
         gc.freeze()
         monkeypatch.setattr(simulate, "play_round", play_round)
