@@ -8,14 +8,18 @@ hash does not cover one."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from uuid import UUID
 
 import orjson
 import pytest
+from postgres_schemas import postgres_connect
+from psycopg import sql
 
 from ledger.application import TwentyOneLedger
 from ledger.config import store_kind
+from replay import importer
 from replay.__main__ import main
 from replay.event_schemas import data_fields, event_classes
 from replay.export import export_lines
@@ -173,3 +177,59 @@ def test_a_database_error_while_writing_is_one_line_and_writes_nothing(
         _assert_empty(app)
     finally:
         app.close()
+
+
+@pytest.mark.parametrize(
+    "store_env", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True
+)
+def test_a_database_error_while_writing_to_postgres_is_one_line_and_writes_nothing(
+    target, target_env, monkeypatch, capsys
+):
+    """The PostgreSQL counterpart: the server itself refuses the third batch, as it says a
+    full disk (SQLSTATE 53100, with the hint it gives), once the first two are inserted in the
+    import's transaction; the command says so in one line naming the store, and the rollback
+    leaves the store empty."""
+    recorder = target.recorder  # opening the store made its tables
+    schema, table = recorder.datastore.schema, recorder.events_table_name
+    with postgres_connect() as conn:
+        # Raised only when the rows of two batches are there to count: they were written.
+        conn.execute(
+            sql.SQL(
+                """CREATE FUNCTION {schema}.fill_disk() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    IF (SELECT count(*) FROM {schema}.{table}) >= {written} THEN
+                        RAISE EXCEPTION 'could not extend file "base/1/2": No space left on device'
+                            USING ERRCODE = 'disk_full', HINT = 'Check free disk space.';
+                    END IF;
+                    RETURN NEW;
+                END $$"""
+            ).format(
+                schema=sql.Identifier(schema),
+                table=sql.Identifier(table),
+                written=sql.Literal(2 * BATCH),
+            )
+        )
+        conn.execute(
+            sql.SQL(
+                "CREATE TRIGGER fill_disk BEFORE INSERT ON {schema}.{table} "
+                "FOR EACH ROW EXECUTE FUNCTION {schema}.fill_disk()"
+            ).format(schema=sql.Identifier(schema), table=sql.Identifier(table))
+        )
+    # The command's batches made small enough that the fixture takes several.
+    monkeypatch.setattr(importer, "import_file", partial(importer.import_file, batch=BATCH))
+    monkeypatch.setenv("LEDGER_STORE", "postgres")
+    for name in ("HOST", "PORT", "DBNAME", "USER", "PASSWORD", "SCHEMA"):
+        monkeypatch.setenv(f"POSTGRES_{name}", target_env[f"POSTGRES_{name}"])
+    store = (
+        f"PostgreSQL {target_env['POSTGRES_USER']}@{target_env['POSTGRES_HOST']}:"
+        f"{target_env['POSTGRES_PORT']}/{target_env['POSTGRES_DBNAME']} (schema {schema})"
+    )
+
+    assert main(["import", str(FIXTURE)]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (  # one line: no traceback, nor the server's HINT and CONTEXT lines
+        f'replay import: {store}: could not extend file "base/1/2": No space left on device '
+        "(HINT: Check free disk space.)\n"
+    )
+    _assert_empty(target)
