@@ -32,7 +32,7 @@ from werkzeug.serving import is_running_from_reloader
 from api import check_app_settings, create_app
 from api.keys_cli import ensure_admin_key
 from api.serving import ServerSettings, multiprocess_refusal, server_settings, unset_blank
-from ledger.config import SettingError, describe, store_env
+from ledger.config import SettingError, describe, store_env, store_error_line
 from replay.store_file import unreadable_file
 
 CONFIG = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"
@@ -113,7 +113,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         # A server that cannot be reached, a schema not there, a SQLite file SQLite cannot
         # read (the ledger's or one beside it, named).
         unreadable = unreadable_file(error, env)
-        said = str(unreadable) if unreadable is not None else f"{describe(env)}: {error}"
+        said = (
+            str(unreadable)
+            if unreadable is not None
+            else f"{describe(env)}: {store_error_line(error)}"
+        )
         parser.exit(1, f"python -m api: {said}\n")
     host, port = server.host, server.port
     if args.dev:

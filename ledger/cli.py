@@ -28,7 +28,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from ledger.config import describe, store_env
+from ledger.config import describe, store_env, store_error_line
 from ledger.errors import LedgerError
 
 FAMILIES = ("vingt-un", "hoyle-1913", "ochko", "casino")
@@ -247,7 +247,7 @@ def _ledger(command: str, stderr: TextIO, make_env: Callable[[], dict]) -> Itera
     try:
         app = TwentyOneLedger(env=env)
     except PersistenceError as error:
-        print(f"{name}: {describe(env)}: {error}", file=stderr)
+        print(f"{name}: {describe(env)}: {store_error_line(error)}", file=stderr)
         raise _Refused(1) from None
     try:
         yield app, env
@@ -255,7 +255,7 @@ def _ledger(command: str, stderr: TextIO, make_env: Callable[[], dict]) -> Itera
         print(f"{name}: the ledger refused: {error}", file=stderr)
         raise _Refused(1) from None
     except PersistenceError as error:
-        print(f"{name}: {describe(env)}: {error}", file=stderr)
+        print(f"{name}: {describe(env)}: {store_error_line(error)}", file=stderr)
         raise _Refused(1) from None
     finally:
         app.close()

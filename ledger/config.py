@@ -268,6 +268,25 @@ def store_kind(env: Mapping[str, str]) -> str:
     return _ALIASES.get(module, module)
 
 
+def store_error_line(error: BaseException) -> str:
+    """A store's error in one line, to follow ``describe``. PostgreSQL's words come in several
+    (a full disk's "HINT:  Check free disk space.", the server code's "CONTEXT: …", a refused
+    connection's "Is the server running …?"): its message is kept with its detail and hint,
+    and any other text's lines are joined."""
+    diag = getattr(error.__cause__, "diag", None)  # the psycopg error eventsourcing wraps
+    text = getattr(diag, "message_primary", None)
+    if text:
+        notes = [
+            f"{label}: {note}"
+            for label, note in (("DETAIL", diag.message_detail), ("HINT", diag.message_hint))
+            if note
+        ]
+        text += f" ({'; '.join(notes)})" if notes else ""
+    else:
+        text = str(error)
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
 def describe(env: Mapping[str, str]) -> str:
     """One line naming the store, for start-up banners and logs (never the password)."""
     kind = store_kind(env)

@@ -32,7 +32,7 @@ from typing import Any
 
 from eventsourcing.persistence import PersistenceError
 
-from ledger.config import describe, store_env
+from ledger.config import describe, store_env, store_error_line
 from replay import rederive as rederive_mod
 from replay import timetravel
 from replay import verify as verify_mod
@@ -216,30 +216,11 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
                 raise
             # The store cannot be reached or refused the read (a server down, a schema not
             # there): one line naming it, as the ledger's commands say it.
-            where = f"{describe(env)}: {_one_line(error)}"
+            where = f"{describe(env)}: {store_error_line(error)}"
             return _damaged(args, {"error": where}, f"replay {args.command}: {where}", 1)
         text = f"replay {args.command}: {unreadable}"
         return _damaged(args, unreadable.as_dict(), text, unreadable.exit_code)
     return int(code or 0)
-
-
-def _one_line(error: BaseException) -> str:
-    """A store's error in one line. PostgreSQL's words come in several (a full disk's
-    "HINT:  Check free disk space.", the server code's "CONTEXT: …", a refused connection's
-    "Is the server running …?"): its message is kept with its detail and hint, and any other
-    text's lines are joined."""
-    diag = getattr(error.__cause__, "diag", None)  # the psycopg error eventsourcing wraps
-    text = getattr(diag, "message_primary", None)
-    if text:
-        notes = [
-            f"{label}: {note}"
-            for label, note in (("DETAIL", diag.message_detail), ("HINT", diag.message_hint))
-            if note
-        ]
-        text += f" ({'; '.join(notes)})" if notes else ""
-    else:
-        text = str(error)
-    return " ".join(line.strip() for line in text.splitlines() if line.strip())
 
 
 def _damaged(args: argparse.Namespace, data: dict[str, Any], text: str, code: int) -> int:

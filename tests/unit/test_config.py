@@ -294,3 +294,30 @@ def test_create_table_and_a_real_transcoder_topic_are_passed_on():
     )
     assert env["CREATE_TABLE"] == "false"
     assert env["TRANSCODER_TOPIC"] == "eventsourcing.persistence:JSONTranscoder"
+
+
+def test_a_store_error_is_said_in_one_line():
+    """PostgreSQL's errors come in several lines (HINT, CONTEXT, "Is the server running"): the
+    commands that name a store say its error in one, the message with its detail and hint."""
+    from types import SimpleNamespace
+
+    from ledger.config import store_error_line
+
+    plain = RuntimeError('connection failed: refused\n\tIs the server running on "127.0.0.1"?\n')
+    assert store_error_line(plain) == (
+        'connection failed: refused Is the server running on "127.0.0.1"?'
+    )
+
+    cause = RuntimeError("could not extend file\nHINT:  Check free disk space.\nCONTEXT: x")
+    cause.diag = SimpleNamespace(  # as a psycopg error carries the server's fields
+        message_primary="could not extend file",
+        message_detail=None,
+        message_hint="Check free disk space.",
+    )
+    wrapped = RuntimeError(str(cause))
+    wrapped.__cause__ = cause
+    assert store_error_line(wrapped) == "could not extend file (HINT: Check free disk space.)"
+    cause.diag.message_detail = "Key (id)=(1) exists."
+    assert store_error_line(wrapped) == (
+        "could not extend file (DETAIL: Key (id)=(1) exists.; HINT: Check free disk space.)"
+    )
