@@ -14,15 +14,21 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from decimal import Decimal
 from enum import Enum
+from operator import itemgetter
 from typing import Any
 from uuid import UUID
 
 import orjson
-from eventsourcing.domain import Aggregate, OriginatorIDError, OriginatorVersionError
+from eventsourcing.domain import (
+    Aggregate,
+    DomainEvent,
+    OriginatorIDError,
+    OriginatorVersionError,
+)
 
 GENESIS = "0" * 64
 # Fields that describe the chain itself rather than the fact recorded.
@@ -166,27 +172,49 @@ def snapshot_state(aggregate: Any) -> Any:
     return bare
 
 
-# Per event class, the names of its fields (``_event``).
-_FIELD_NAMES: dict[type, frozenset[str]] = {}
+# Per event class: the getter of its fields' values in the constructor's order, when an event
+# of it may be made straight from its fields (``_event``), else None.
+_MAKERS: dict[type, tuple[tuple[str, ...], Callable[[dict], tuple]] | None] = {}
 _new = object.__new__
+
+
+def _maker(event_class: type) -> tuple[tuple[str, ...], Callable[[dict], tuple]] | None:
+    """None for a class whose constructor does more than set its fields: one with a
+    ``__post_init__`` of its own (a check the library's has not) or a field it does not
+    take (``init=False``, set by the class itself)."""
+    fields = dataclasses.fields(event_class)  # type: ignore[arg-type]
+    if event_class.__post_init__ is not DomainEvent.__post_init__ or not all(
+        f.init for f in fields
+    ):
+        return None
+    names = tuple(f.name for f in fields)
+    return names, itemgetter(*names)
 
 
 def _event(event_class: type, fields: dict[str, Any]) -> Any:
     """``event_class(**fields)``, the event made straight from its fields when they are
-    exactly the class's and the id is a UUID (all its constructor checks: a frozen
-    dataclass's ``__init__`` only sets them one by one, a fifth of making an event).
-    Anything else goes through the constructor, for its errors."""
-    names = _FIELD_NAMES.get(event_class)
-    if names is None:
-        names = _FIELD_NAMES[event_class] = frozenset(
-            f.name
-            for f in dataclasses.fields(event_class)  # type: ignore[arg-type]
-            if f.init
-        )
-    if fields.keys() == names and type(fields["originator_id"]) is UUID:
-        new_event = _new(event_class)
-        vars(new_event).update(fields)
-        return new_event
+    exactly the class's, set in the constructor's order (the stored JSON keeps that order),
+    and its id is a UUID (the library's one check): a frozen dataclass's ``__init__`` only
+    sets them one by one through ``object.__setattr__``, a fifth of making an event.
+    Anything else goes through the constructor, for its checks and errors."""
+    try:
+        maker = _MAKERS[event_class]
+    except KeyError:
+        maker = _MAKERS[event_class] = _maker(event_class)
+    if (
+        maker is not None
+        and len(fields) == len(maker[0])
+        and type(fields.get("originator_id")) is UUID
+    ):
+        names, values = maker
+        try:
+            ordered = zip(names, values(fields), strict=True)
+        except KeyError:  # as many fields, not the same ones
+            pass
+        else:
+            new_event = _new(event_class)
+            vars(new_event).update(ordered)
+            return new_event
     try:
         return event_class(**fields)
     except TypeError as e:
