@@ -61,7 +61,8 @@ class TwentyOneLedger(
         # A table's too (``table_rules``), by table id: a table's rules never change.
         self._rules: dict[str, RuleSet] = {}
         # Events this application has written, its own only (other writers to a shared store
-        # are not counted, as the store's last position would count them).
+        # are not counted, as the store's last position would count them). For the simulator,
+        # which writes from one thread: threads sharing an application may miss a count.
         self.events_written = 0
 
     def close(self) -> None:

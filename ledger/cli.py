@@ -264,6 +264,7 @@ def _ledger(command: str, stderr: TextIO, make_env: Callable[[], dict]) -> Itera
 def simulate(
     args: argparse.Namespace, parser: argparse.ArgumentParser, stdout: TextIO, stderr: TextIO
 ) -> int:
+    from ledger.parallel import WorkerFailed
     from ledger.simulate import run
     from ledger.simulate_parallel import run_parallel
 
@@ -283,12 +284,16 @@ def simulate(
                 with progress_reporter(settings.rounds, stderr) as progress:
                     if settings.workers > 1:
                         # The parent's application has made the store ready (its tables, its
-                        # file) and stays idle: each worker opens its own.
+                        # file); each worker opens its own, so it lets its connections go.
+                        app.close()
                         result = run_parallel(settings, env, progress)
                     else:
                         result = run(settings, app, progress)
         except _Refused as refused:
             return refused.code
+        except WorkerFailed as failed:  # a worker died (killed, out of memory)
+            print(f"python -m ledger simulate: {failed}", file=stderr)
+            return 1
     out = {
         **result,
         "seed": settings.seed,

@@ -1,37 +1,46 @@
 """Work shared out over processes that start together: each process gets ready first (opens
-its store, sets its table up), then all are let go at once, and the time is taken from that
-moment to the last one's finish. Setting up is left out of the time, as it is in a run of one
-process (``ledger.simulate.run`` starts its clock at the first round).
+its store, sets its table up) and says so, then all are let go at once, and the time is taken
+from that moment to the last one's result. Setting up is left out of the time, as it is in a
+run of one process (``ledger.simulate.run`` starts its clock at the first round).
 
 Processes are started with ``forkserver`` where the platform has it, else ``spawn``: never
 plain ``fork``, which copies a parent's open connections and any lock another of its threads
-holds (a PostgreSQL pool's, a progress bar's) into the child.
+holds (a PostgreSQL pool's, a progress bar's) into the child. A worker runs with the parent's
+environment as it is when the work starts (a forkserver keeps the one it started with), and
+ends itself when the parent is gone, so a killed parent leaves nothing writing to a store.
 
 A job is a module-level function ``job(share, ready, tick)``: it calls ``ready()`` once it is
 set up, ``tick(n)`` as it goes (``n`` units done since its last tick, for a progress bar), and
-returns a picklable result. A job that raises has its error raised in the parent, as it was
-where it can be carried over (a ``LedgerError``, a store's ``PersistenceError``), else as a
-``WorkerFailed`` with the worker's traceback; the other workers are stopped."""
+returns a picklable result. A job that raises, or a worker that dies, stops the others at
+once: the error is raised in the parent as it was where it can be carried over (a
+``LedgerError``, a store's ``PersistenceError``), with the worker's traceback as a note, else
+as a ``WorkerFailed``."""
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import pickle
+import threading
 import time
 import traceback
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import wait
-from threading import BrokenBarrierError
 from typing import Any
 
-# How long a worker may take to get ready (open its store, set its table up) before the run
-# is called off: a store that hangs must not hang the simulation with it.
+# How long the workers may take to get ready (open their stores, set their tables up) before
+# the run is called off: a store that hangs must not hang the caller with it.
 READY_TIMEOUT = 120.0
 TICK_EVERY = 0.1  # seconds between two reports of progress to the parent
 
 
 class WorkerFailed(RuntimeError):
-    """A worker's error that could not be carried to the parent as it was."""
+    """A worker that died, or whose error could not be carried to the parent as it was."""
+
+
+def start_method() -> str:
+    methods = multiprocessing.get_all_start_methods()
+    return "forkserver" if "forkserver" in methods else "spawn"
 
 
 def even_shares(total: int, parts: int) -> list[int]:
@@ -41,70 +50,71 @@ def even_shares(total: int, parts: int) -> list[int]:
     return [size for size in sizes if size]
 
 
-def start_method() -> str:
-    methods = multiprocessing.get_all_start_methods()
-    return "forkserver" if "forkserver" in methods else "spawn"
-
-
 def run_together(
     job: Callable[..., Any],
     shares: Sequence[Any],
     progress: Callable[[int], None] | None = None,
+    *,
+    ready_timeout: float = READY_TIMEOUT,
 ) -> tuple[list[Any], float]:
     """Run ``job`` on each share in a process of its own; return the results (in the order
-    of ``shares``) and the seconds from the moment all were ready to the last one's finish.
+    of ``shares``) and the seconds from the moment all were ready to the last one's result.
     ``progress(done)``, if given, hears the sum of all workers' ticks as it grows."""
     ctx = multiprocessing.get_context(start_method())
-    barrier = ctx.Barrier(len(shares) + 1)
+    go = ctx.Event()
     done = ctx.Value("q", 0)
-    workers = []
-    for share in shares:
-        receive, send = ctx.Pipe(duplex=False)
-        process = ctx.Process(target=_work, args=(job, share, barrier, done, send), daemon=True)
-        process.start()
-        send.close()  # the worker holds the sending end: its exit without a word is an EOF
-        workers.append((process, receive))
+    environ = dict(os.environ)
+    workers: list[tuple[Any, Any]] = []
     try:
-        try:
-            barrier.wait(READY_TIMEOUT)
-        except BrokenBarrierError:
-            # A worker failed to get ready (it broke the barrier), or one took too long: its
-            # error, if it sent one, says why.
-            _raise_first_error(workers)
-            raise WorkerFailed(
-                f"the workers were not all ready within {READY_TIMEOUT:.0f} s"
-            ) from None
+        for share in shares:
+            receive, send = ctx.Pipe(duplex=False)
+            process = ctx.Process(
+                target=_work, args=(job, share, go, done, send, environ), daemon=True
+            )
+            workers.append((process, receive))
+            process.start()
+            send.close()  # the worker holds the sending end: its death reads as an EOF
+        _await(workers, "ready", ready_timeout)
+        go.set()
         started = time.perf_counter()
-        results: dict[int, Any] = {}
-        waiting = {receive: index for index, (_, receive) in enumerate(workers)}
-        while waiting:
-            for receive in wait(list(waiting), timeout=TICK_EVERY):
-                index = waiting.pop(receive)
-                results[index] = _outcome(receive, workers[index][0], index)
-            if progress is not None:
-                progress(done.value)
+        results = _await(workers, "done", None, progress, done)
         seconds = time.perf_counter() - started
     finally:
         for process, receive in workers:
-            if process.is_alive():
-                process.terminate()
-            process.join()
+            if process.pid is not None:  # started
+                if process.is_alive():
+                    process.terminate()
+                process.join()
             receive.close()
-    return [results[i] for i in range(len(shares))], seconds
+    return results, seconds
 
 
-def _raise_first_error(workers: list) -> None:
-    """Raise the error that stopped a worker getting ready, if one did: the others' broken
-    barriers are only its echo."""
-    for index, (process, receive) in enumerate(workers):
-        try:
-            if receive.poll(READY_TIMEOUT / 10 if process.is_alive() else 0):
-                _outcome(receive, process, index)
-        except BrokenBarrierError:
-            continue
+def _await(
+    workers: list[tuple[Any, Any]],
+    expected: str,
+    timeout: float | None,
+    progress: Callable[[int], None] | None = None,
+    done: Any = None,
+) -> list[Any]:
+    """Every worker's ``expected`` message, in the workers' order; the first error or death
+    among them is raised as soon as it is heard, whichever worker it comes from."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    waiting = {receive: index for index, (_, receive) in enumerate(workers)}
+    heard: dict[int, Any] = {}
+    while waiting:
+        left = TICK_EVERY if deadline is None else min(TICK_EVERY, deadline - time.monotonic())
+        if left <= 0:
+            late = ", ".join(str(index + 1) for index in sorted(waiting.values()))
+            raise WorkerFailed(f"worker(s) {late} not {expected} within {timeout:.0f} s")
+        for receive in wait(list(waiting), timeout=left):
+            index = waiting.pop(receive)
+            heard[index] = _message(receive, workers[index][0], index, expected)
+        if progress is not None:
+            progress(done.value)
+    return [heard[index] for index in range(len(workers))]
 
 
-def _outcome(receive: Any, process: Any, index: int) -> Any:
+def _message(receive: Any, process: Any, index: int, expected: str) -> Any:
     try:
         kind, value = receive.recv()
     except EOFError:
@@ -114,15 +124,28 @@ def _outcome(receive: Any, process: Any, index: int) -> Any:
         ) from None
     if kind == "error":
         raise value
+    if kind != expected:  # pragma: no cover - the protocol below sends nothing else
+        raise WorkerFailed(f"worker {index + 1} said {kind!r} where {expected!r} was due")
     return value
 
 
-def _work(job: Callable[..., Any], share: Any, barrier: Any, done: Any, send: Any) -> None:
+def _work(
+    job: Callable[..., Any],
+    share: Any,
+    go: Any,
+    done: Any,
+    send: Any,
+    environ: dict[str, str],
+) -> None:
+    os.environ.clear()
+    os.environ.update(environ)
+    _end_with_parent()
     last = time.perf_counter()
     pending = 0
 
     def ready() -> None:
-        barrier.wait(READY_TIMEOUT)
+        send.send(("ready", None))
+        go.wait()  # set once every worker is ready; else the parent ends this process
 
     def tick(n: int = 1) -> None:
         nonlocal last, pending
@@ -139,10 +162,23 @@ def _work(job: Callable[..., Any], share: Any, barrier: Any, done: Any, send: An
             done.value += pending
         send.send(("done", result))
     except BaseException as error:  # noqa: BLE001 - every failure is the parent's to report
-        barrier.abort()  # a parent still waiting for everyone to be ready stops waiting
         send.send(("error", _portable(error)))
     finally:
         send.close()
+
+
+def _end_with_parent() -> None:
+    """End this worker when its parent process ends, however it ends (a SIGKILL runs no
+    clean-up in the parent): a worker left behind would go on writing to the store."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # pragma: no cover - a worker always has one
+        return
+
+    def watch() -> None:
+        wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _portable(error: BaseException) -> BaseException:

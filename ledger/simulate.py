@@ -126,7 +126,8 @@ def play_rounds(
     events_before = app.events_written
     frozen_by_caller = gc.get_freeze_count() > 0
     thresholds = gc.get_threshold()
-    gc.set_threshold(max(thresholds[0], YOUNG_COLLECTION_EVERY), *thresholds[1:])
+    if thresholds[0]:  # 0: the caller turned automatic collection off, and it stays off
+        gc.set_threshold(max(thresholds[0], YOUNG_COLLECTION_EVERY), *thresholds[1:])
     try:
         for n in range(s.rounds):
             if n % FREEZE_EVERY == FREEZE_EVERY - 1:

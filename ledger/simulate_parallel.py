@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from ledger.application import TwentyOneLedger
+from ledger.config import store_kind
 from ledger.parallel import even_shares, run_together
 from ledger.simulate import Settings, Tally, play_rounds, report, setup_table
 
@@ -47,12 +48,23 @@ def run_parallel(s: Settings, env: dict[str, str], progress: Any = None) -> dict
     # The store made ready (its tables; a SQLite file and its journal mode) once, here: two
     # workers doing it at once lock each other out of a new SQLite file.
     TwentyOneLedger(env=env).close()
+    env = worker_env(env)
     results, seconds = run_together(_play_share, [(share, env) for share in shares(s)], progress)
     tally, events = Tally(), 0
     for part, written in results:
         tally.add(part)
         events += written
     return report(tally, seconds, events)
+
+
+def worker_env(env: dict[str, str]) -> dict[str, str]:
+    """``env`` for one worker. A worker plays in one thread, so on PostgreSQL its pools keep
+    one connection each (and may open one more), unless the run's settings say otherwise:
+    eventsourcing's default of 5 + 10 for each of a worker's two applications (ledger and shoe
+    vault) would take a server's 100 connections from 8 workers on."""
+    if store_kind(env) != "postgres":
+        return env
+    return {"POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "1", **env}
 
 
 def _play_share(share: tuple[Settings, dict[str, str]], ready: Any, tick: Any) -> tuple:

@@ -111,3 +111,22 @@ def test_simulate_refuses_more_workers_than_it_allows(capsys):
 
     assert exited.value.code == 2
     assert "--workers: at most 64" in capsys.readouterr().err
+
+
+def test_each_worker_keeps_few_postgresql_connections_unless_told_otherwise():
+    """A worker plays in one thread: on PostgreSQL its two applications keep one connection
+    each (eventsourcing's 5 + 10 apiece took a server's 100 connections from 8 workers on);
+    a pool size the run was given is kept, and other stores are left as they are."""
+    from ledger.simulate_parallel import worker_env
+
+    postgres = store_env("postgres", environ={"POSTGRES_HOST": "127.0.0.1"})
+    assert "POSTGRES_POOL_SIZE" not in postgres
+    assert worker_env(postgres) == {
+        **postgres,
+        "POSTGRES_POOL_SIZE": "1",
+        "POSTGRES_MAX_OVERFLOW": "1",
+    }
+    given = store_env("postgres", environ={"POSTGRES_POOL_SIZE": "3"})
+    assert worker_env(given)["POSTGRES_POOL_SIZE"] == "3"
+    assert worker_env(given)["POSTGRES_MAX_OVERFLOW"] == "1"
+    assert worker_env(MEMORY) == MEMORY
