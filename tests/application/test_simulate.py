@@ -490,6 +490,7 @@ def test_the_benchmarks_run_in_quick_mode(capsys):
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     names = {line["name"] for line in lines}
     assert {"rounds_per_s_memory", "events_per_s_memory", "sim_rounds_per_s_vs_gymnasium"} <= names
+    assert "sim_rounds_per_s_workers_vs_gymnasium_workers" in names
     assert {
         f"load_{what}_memory_after_100_rounds" for what in ("table", "round", "player")
     } <= names
