@@ -14,7 +14,7 @@ What is derived, and from what:
 * 409: a write to a resource the path names (a rule, turn, phase or concurrency refusal);
 * 422: the view has a schema for its body or query, or is ``idempotent`` (a key reused);
 * 503 (with ``Retry-After``), 422 ``cursor-beyond-log`` and 500 ``stored-events-damaged``:
-  its query is a ``ReadArgsSchema``, so it reads the read models (``?position=``, projectors
+  its query is a ``PositionArgsSchema``, so it reads the read models (``?position=``, projectors
   that stop at a damaged event);
 * ``Location`` on a 201, ``Idempotent-Replayed`` on the successes of an ``idempotent`` view;
 * anything else a view answers, it declares with ``@answers(status, reason)``.
@@ -29,7 +29,7 @@ from typing import Any
 
 from api.idempotency import HEADER as IDEMPOTENCY_HEADER
 from api.idempotency import MAX_LENGTH, REPLAYED
-from api.schemas.history import ReadArgsSchema
+from api.schemas.history import PositionArgsSchema
 
 PROBLEM_CONTENT = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 DEFAULT = {
@@ -185,7 +185,7 @@ def problem_statuses(
         add(422, INVALID_COMMAND)
     if idempotent:
         add(422, KEY_REUSED)
-    if any(isinstance(a.get("schema"), ReadArgsSchema) for a in arguments):
+    if any(isinstance(a.get("schema"), PositionArgsSchema) for a in arguments):
         add(422, BEYOND_LOG)
         add(500, DAMAGED)
         add(503, NOT_PROJECTED)

@@ -115,7 +115,7 @@ def run(s: Settings, app: TwentyOneLedger, progress: Any = None) -> dict[str, An
     table, view = setup_table(s, app)
     started = time.perf_counter()
     tally, events = play_rounds(app, table, view, s, progress)
-    return report(tally, time.perf_counter() - started, events)
+    return report(tally, time.perf_counter() - started, events) | {"table_ids": [table]}
 
 
 def play_rounds(

@@ -51,10 +51,10 @@ def run_parallel(s: Settings, env: dict[str, str], progress: Any = None) -> dict
     env = worker_env(env)
     results, seconds = run_together(_play_share, [(share, env) for share in shares(s)], progress)
     tally, events = Tally(), 0
-    for part, written in results:
+    for part, written, _ in results:
         tally.add(part)
         events += written
-    return report(tally, seconds, events)
+    return report(tally, seconds, events) | {"table_ids": [table for *_, table in results]}
 
 
 def worker_env(env: dict[str, str]) -> dict[str, str]:
@@ -73,6 +73,6 @@ def _play_share(share: tuple[Settings, dict[str, str]], ready: Any, tick: Any) -
     try:
         table, view = setup_table(s, app)
         ready()
-        return play_rounds(app, table, view, s, lambda _: tick(1))
+        return (*play_rounds(app, table, view, s, lambda _: tick(1)), table)
     finally:
         app.close()

@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from ledger.domain.round import Round
 from ledger.rules import rules_from_record
-from replay.round_money import RoundMoney
+from replay.round_money import RoundMoney, settlement_problem
 
 
 def said_by_events(events: list[Any]) -> Counter[str] | str:
@@ -34,14 +35,35 @@ def said_by_events(events: list[Any]) -> Counter[str] | str:
     return said
 
 
+def settlement_faults(events: list[Any]) -> list[str]:
+    """Each settlement of the round whose amount is not its stake times its multiplier,
+    rounded by the table's rule (``replay.round_money.settlement_problem``): its transfers
+    may well match it, rewritten with it."""
+    started = events[0]
+    try:
+        rules = rules_from_record(started.rules)
+    except Exception:  # noqa: BLE001 - said_by_events names a record no rule set reads
+        return []
+    return [
+        problem
+        for e in events
+        if type(e) is Round.HandSettled and (problem := settlement_problem(e, rules))
+    ]
+
+
 def reconcile(events: list[Any], balances: list[dict[str, Any]]) -> None:
     """Give each of ``balances`` (``replay.audit_money.wallet_balances``) its ``reconciled``
     verdict: ``ok``, what the events say (``said``), what the transfers moved (``moved``) and
-    a sentence (``fact``)."""
+    a sentence (``fact``). A settlement that does not add up fails every wallet: what its
+    events say cannot be trusted."""
     said = said_by_events(events)
+    faults = settlement_faults(events)
     for b in balances:
         moved = sum(m["change"] for m in b["round_movements"])
         who = f"player {b['player']}"
+        if faults:
+            b["reconciled"] = {"ok": False, "said": None, "moved": moved, "fact": faults[0]}
+            continue
         if isinstance(said, str):
             b["reconciled"] = {"ok": None, "said": None, "moved": moved, "fact": said}
             continue

@@ -20,12 +20,13 @@ rule, not two."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from ledger import accounts
 from ledger.domain.round import Round
 from ledger.games import casino, dealer_penalties, vingt_un
-from ledger.games.play import settlement_legs
+from ledger.games.play import settled_net, settlement_legs
 from ledger.rules import RuleSet
 from replay.damage import fold
 from replay.side_payments import released, side_payment
@@ -33,6 +34,25 @@ from replay.side_payments import released, side_payment
 Leg = tuple[str, str, int, str]  # payer, payee, amount (> 0), clause
 ANTE_CLAUSE = POOL_CLAUSE = "VU-27"
 PENALTY_CLAUSE = "VU-26"
+
+
+def settlement_problem(e: Any, rules: RuleSet) -> str | None:
+    """What is wrong with a ``HandSettled``'s own arithmetic, or None: its amount and
+    rounding must be its stake times its multiplier, rounded by the table's recorded rule,
+    as the game computes them (``ledger.games.play.settled_net``). Else a settlement reading
+    "1001 × 3/2, rounded down" could pay 2002, its transfers rewritten to match."""
+    try:
+        multiplier = Fraction(e.multiplier)
+    except (TypeError, ValueError, ZeroDivisionError):
+        return f"hand {e.hand}'s multiplier {e.multiplier!r} is not a fraction"
+    net, rounding = settled_net(rules, e.stake, multiplier)
+    if (e.amount, e.rounding) == (net, rounding):
+        return None
+    return (
+        f"hand {e.hand} was settled {e.amount} ({e.rounding}), but its stake {e.stake} "
+        f"× {e.multiplier}, rounded {rules.rounding} as its table's rules say, is {net} "
+        f"({rounding})"
+    )
 
 
 class RoundMoney:

@@ -99,7 +99,9 @@ class Report:
         )
         lines.append(f"  log head: {self.head_position}:{self.head_hash or '-'}")
         if self.expected_head:
-            lines.append(f"  expected head {self.expected_head} checked")
+            held = not any(f.check == "head" for f in self.faults)
+            verdict = "holds" if held else "does NOT hold (see the fault)"
+            lines.append(f"  expected head {self.expected_head}: {verdict}")
         for table in self.credit_exempt:
             lines.append(f"  table {table} gives credit: its wallets may go below zero")
         if len(self.faults) > 1:

@@ -17,7 +17,7 @@ from api.resources.feed import round_events
 from api.responses import answers
 from api.schemas.audit import RoundAuditSchema
 from api.schemas.events import EventSchema
-from api.schemas.history import ReadArgsSchema, TrailSchema
+from api.schemas.history import PositionArgsSchema, TrailSchema
 from api.schemas.rounds import (
     DEALER_ACTIONS,
     DEALER_HAND_ACTIONS,
@@ -148,7 +148,7 @@ def audit(round_id):
 
 @blp.route("/<uuid:round_id>/trail")
 @require("admin", "auditor")
-@blp.arguments(ReadArgsSchema(), location="query")
+@blp.arguments(PositionArgsSchema(), location="query")
 @blp.response(200, TrailSchema)
 def trail(args, round_id):
     """The round's audit trail as projected: every event of the round and every wallet

@@ -13,7 +13,7 @@ from api.body import Blueprint
 from api.idempotency import idempotent
 from api.resources.common import actor, command_id, created, is_admin, is_player, ledger, permit
 from api.schemas.history import (
-    ReadArgsSchema,
+    PositionArgsSchema,
     RoundArgsSchema,
     TableResultsSchema,
     TableRoundsSchema,
@@ -134,7 +134,8 @@ def get_seat(table_id, seat):
 def unseat(table_id, seat):
     if not is_admin():
         occupant = ledger().get_table(str(table_id)).seats.get(str(seat))
-        permit(occupant is not None and is_player(occupant), "a player leaves only his own seat")
+        # An empty seat is the ledger's 404 for any key (a retried leave included).
+        permit(occupant is None or is_player(occupant), "a player leaves only his own seat")
     return ledger().unseat_player(str(table_id), seat, actor=actor())
 
 
@@ -210,7 +211,7 @@ def round_history(args, table_id):
 
 @blp.route("/<uuid:table_id>/results")
 @require("admin", "auditor", "dealer")
-@blp.arguments(ReadArgsSchema(), location="query")
+@blp.arguments(PositionArgsSchema(), location="query")
 @blp.response(200, TableResultsSchema)
 def results(args, table_id):
     """Rounds, naturals, busts, what punters staked and got back (return to player), the

@@ -23,7 +23,9 @@ class PageSchema(ProjectedSchema):
     )
 
 
-class ReadArgsSchema(Schema):
+class PositionArgsSchema(Schema):
+    """A read that answers whole (a round's trail, a table's results): no page to size."""
+
     position = QueryInteger(
         validate=validate.Range(min=0, max=2**63 - 1),
         metadata={
@@ -32,6 +34,9 @@ class ReadArgsSchema(Schema):
             "(cursor-beyond-log) beyond the log's last position"
         },
     )
+
+
+class ReadArgsSchema(PositionArgsSchema):
     limit = QueryInteger(load_default=50, validate=validate.Range(min=1, max=1000))
 
 

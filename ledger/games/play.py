@@ -21,6 +21,21 @@ class CardSource(Protocol):
         """Return (card, shoe id, shoe index) for the next card of the round's shoe."""
 
 
+def settled_net(rules: Any, stake: int, multiplier: Fraction | int) -> tuple[int, str]:
+    """A hand's net in whole minor units at ``multiplier`` (the player's net per unit
+    staked), rounded by the table's rule, and the rounding as ``HandSettled`` records it
+    ("none", or "down: 3003/2 -> 1501"). A fraction of a win is rounded as it is; of a loss
+    (half a surrendered bet), what comes back to the player is: ``down`` keeps the odd unit
+    with the house either way."""
+    raw = stake * multiplier
+    if raw >= 0:
+        net = rules.round_payout(raw)
+    else:
+        net = rules.round_payout(stake + raw) - stake
+    rounding = "none" if raw.denominator == 1 else f"{rules.rounding}: {raw} -> {net}"
+    return net, rounding
+
+
 @dataclass
 class Play:
     rnd: Round
@@ -117,12 +132,7 @@ class Play:
         if type(multiplier) is not int:  # an int (most results) is exact, and far quicker
             multiplier = Fraction(multiplier)  # than a Fraction; both write the same text
         banker = counterparty or self.banker_account
-        raw = stake * multiplier
-        if raw >= 0:
-            net = self.rules.round_payout(raw)
-        else:  # what comes back to the player (half a surrendered bet) is what gets rounded
-            net = self.rules.round_payout(stake + raw) - stake
-        rounding = "none" if raw.denominator == 1 else f"{self.rules.rounding}: {raw} -> {net}"
+        net, rounding = settled_net(self.rules, stake, multiplier)
         player = accounts.player(hand["player"])
         clause = clauses[0]
         memo = f"hand {hand_id} {outcome}"

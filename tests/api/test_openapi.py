@@ -188,6 +188,16 @@ def test_each_operation_documents_the_statuses_it_answers(spec, method, path, ex
     assert statuses(spec, method, path) == expected
 
 
+def test_reads_that_answer_whole_document_no_page_size(spec):
+    """A round's trail and a table's results answer whole: a ``limit`` there would show a
+    generated client paging that does not exist."""
+    for path in ("/v1/rounds/{round_id}/trail", "/v1/tables/{table_id}/results"):
+        names = {p["name"] for p in spec["paths"][path]["get"].get("parameters", [])}
+        assert "position" in names and "limit" not in names, (path, names)
+    names = {p["name"] for p in spec["paths"]["/v1/tables/{table_id}/rounds"]["get"]["parameters"]}
+    assert {"position", "limit", "after"} <= names
+
+
 def test_read_model_reads_document_a_position_beyond_the_log_and_a_damaged_store(spec):
     for path in ("/v1/players/{player_id}/bankroll", "/v1/rounds/{round_id}/trail"):
         responses = spec["paths"][path]["get"]["responses"]

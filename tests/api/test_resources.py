@@ -67,6 +67,12 @@ def test_tables_seats_and_the_dealer(http):
     )
     http.call("DELETE", f"/v1/tables/{t.table_id}/seats/2", key=eve, status=403)
     http.call("DELETE", f"/v1/tables/{t.table_id}/seats/2", key=http.keys["Ann"])
+    # Leaving an empty seat (a retried leave, or a seat never taken) is a 404 for any key,
+    # as it is for an admin: not a refusal of the player.
+    for key in (http.keys["Ann"], eve, None):  # None: the admin's key
+        for seat in (2, 6):
+            gone = http.call("DELETE", f"/v1/tables/{t.table_id}/seats/{seat}", key=key, status=404)
+            assert gone["type"].endswith("unknown-seat"), gone
     http.post(f"/v1/tables/{t.table_id}/seats", {"player_id": t.ids["Ann"], "seat": 3}, status=409)
     http.post(f"/v1/tables/{t.table_id}/dealer", {"player_id": t.ids["Bob"]}, key=eve, status=403)
     http.post("/v1/tables", {"family": "poker"}, status=422)

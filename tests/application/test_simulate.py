@@ -322,7 +322,7 @@ def test_the_dealer_table_counts_the_rounds_he_did_not_need_to_play():
 
 # -- seeds ----------------------------------------------------------------------------------------
 
-TIMINGS = ("seconds", "rounds_per_second", "events_per_second")
+TIMINGS = ("seconds", "rounds_per_second", "events_per_second", "table_ids")  # not figures
 
 
 def seeded(
@@ -415,6 +415,7 @@ def test_simulate_prints_one_json_object_with_the_figures_and_the_settings():
     assert set(result["dealer"]) == set(UPCARDS)
     assert set(FINALS) | {"n"} <= set(result["dealer"]["10"])
     assert result["seed"] == 3
+    assert len(result["table_ids"]) == 1  # the table the run played at, to find its rounds
     assert (result["settings"]["players"], result["settings"]["strategy"]) == (2, "mimic")
     assert result["settings"]["decks"] == 6
 

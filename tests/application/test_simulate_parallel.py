@@ -16,7 +16,7 @@ from ledger.errors import InvalidRules
 from ledger.simulate import Settings, Tally, play_rounds, report, setup_table
 from ledger.simulate_parallel import run_parallel, share_seed, shares
 
-TIMINGS = {"seconds", "rounds_per_second", "events_per_second"}
+TIMINGS = {"seconds", "rounds_per_second", "events_per_second", "table_ids"}  # not figures
 MEMORY = store_env("memory", environ={})
 
 
@@ -100,6 +100,7 @@ def test_simulate_takes_workers_and_says_so_in_its_settings():
     result = json.loads(out.getvalue())
     assert err.getvalue() == ""
     assert result["rounds"] == 12 and result["settings"]["workers"] == 2
+    assert len(set(result["table_ids"])) == 2  # one table a worker, each its own
     again = io.StringIO()
     main(["simulate", "--rounds", "12", "--seed", "3", "--workers", "2"], again, io.StringIO())
     assert _figures(json.loads(again.getvalue())) == _figures(result)

@@ -13,7 +13,7 @@ from forgery import forge_stream
 from replay_history import FAMILIES, round_ids
 from store_checks import audited
 from tampering import delete_event
-from test_verify_money import _a_punter, _env, _last_transfer
+from test_verify_money import _a_punter, _a_settlement, _env, _last_transfer
 
 from ledger.application import TwentyOneLedger
 from replay.audit import audit_round
@@ -70,3 +70,19 @@ def test_an_amount_changed_with_the_chain_recomputed_fails_the_money_verdict(sto
     reconciled = _fails_for(audited(store, last.round_id), player)
 
     assert abs(reconciled["moved"] - reconciled["said"]) == 900
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_settlement_that_does_not_add_up_fails_the_money_verdict(store, family):
+    """Its transfers match it (only its multiplier was rewritten, the round's chain
+    recomputed), but what the events say can no longer be trusted: FAIL, saying why."""
+    rid, events, index = _a_settlement(store, family)
+    forged = dataclasses.replace(events[index], multiplier="7")
+    forge_stream(store, rid, lambda events: [*events[:index], forged, *events[index + 1 :]])
+
+    audit = audited(store, rid)
+
+    money = audit["money_reconciles"]
+    assert money["ok"] is False and audit["chain"]["ok"], money
+    assert money["fault"].startswith(f"hand {events[index].hand} was settled "), money
+    assert " × 7, rounded " in money["fault"]

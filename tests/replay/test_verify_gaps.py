@@ -107,12 +107,17 @@ def test_the_head_is_reported_and_a_cut_after_the_checkpoint_is_named(sqlite_his
     head = f"{before.head_position}:{before.head_hash}"
     assert before.head_hash and len(before.head_hash) == 64
     assert f"log head: {head}" in before.text()
-    assert verified(env, expect_head=head).ok
+    held = verified(env, expect_head=head)
+    assert held.ok and f"expected head {head}: holds" in held.text()
 
     wrong = f"{before.head_position}:{'0' * 64}"
     named = verified(env, expect_head=wrong)
     assert [f.check for f in named.faults] == ["head"]
     assert named.first.position == before.head_position
+    # Its last line too says so: ``verify | tail -1`` must not read as a pass.
+    assert (
+        named.text().splitlines()[-1] == f"  expected head {wrong}: does NOT hold (see the fault)"
+    )
 
     # The newest commands whole (the last two tables' closing and their shoes' reveals): a
     # command cut in two would leave a closed table's shoe unrevealed, which verify names.

@@ -347,3 +347,75 @@ def test_an_ante_taken_once_a_deal_passes_and_a_forged_ante_in_its_later_round_i
         f"round {third}: {account} under VU-27: the events say +0, the transfers moved {moved}"
         for account, moved in ((f"player:{bob}", "-50"), (f"pool:{table_id}", "+50"))
     )
+
+
+def _a_settlement(env: dict, family: str) -> tuple[str, list, int]:
+    """The last round of ``family`` with a hand settled for money: its id, its events and the
+    index of that ``HandSettled`` among them."""
+    app = TwentyOneLedger(env=env)
+    try:
+        started = [
+            app.mapper.to_domain_event(n)
+            for n in app.recorder.select_notifications(start=1, limit=10**6)
+            if n.topic.endswith("Round.Started")
+        ]
+        for begun in reversed([r for r in started if r.rules["family"] == family]):
+            events = list(app.events.get(begun.originator_id))
+            for index, event in enumerate(events):
+                if isinstance(event, Round.HandSettled) and event.amount:
+                    return str(begun.originator_id), events, index
+    finally:
+        app.close()
+    raise AssertionError(f"no {family} hand settled for money")
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_settlement_whose_own_arithmetic_is_wrong_is_named(store, family):
+    """A ``HandSettled`` rewritten to read another multiplier, its amount and every transfer
+    left as they were and its round's chain recomputed: the money still balances, but the
+    event no longer says what its stake times its multiplier comes to."""
+    rid, events, index = _a_settlement(store, family)
+    settled = events[index]
+    claimed = "7" if settled.multiplier != "7" else "8"
+    forged = dataclasses.replace(settled, multiplier=claimed)
+    forge_stream(store, rid, lambda events: [*events[:index], forged, *events[index + 1 :]])
+
+    report = verified(store)
+
+    assert not [f for f in report.faults if f.check == "chain"], report.text()
+    named = [f.problem for f in report.faults if f"round {rid}: hand " in f.problem]
+    assert len(named) == 1, report.text()
+    assert named[0].startswith(
+        f"round {rid}: hand {settled.hand} was settled {settled.amount} ({settled.rounding}), "
+        f"but its stake {settled.stake} × {claimed}, rounded "
+    ), named[0]
+    assert named[0].endswith(f"is {settled.stake * int(claimed)} (none)"), named[0]
+    assert main(["verify"], env=store) == 1
+
+
+def test_a_settlement_is_held_to_its_tables_rounding():
+    """The auditor's case: 1001 at 3:2, rounded down, is 1501; a settlement that says so but
+    pays 2002 is named, and half of 1001 surrendered is -501 (the odd unit to the house)."""
+    from ledger.rules import rules_from_record
+    from replay.round_money import settlement_problem
+
+    rules = rules_from_record({"family": "casino", "rounding": "down"})
+
+    def event(amount, multiplier, rounding):
+        made = object.__new__(Round.HandSettled)  # only the fields the check reads
+        vars(made).update(hand="h1", stake=1001, multiplier=multiplier, amount=amount)
+        vars(made).update(rounding=rounding)
+        return made
+
+    assert settlement_problem(event(1501, "3/2", "down: 3003/2 -> 1501"), rules) is None
+    assert settlement_problem(event(-501, "-1/2", "down: -1001/2 -> -501"), rules) is None
+    assert settlement_problem(event(2002, "2", "none"), rules) is None
+    assert settlement_problem(event(2002, "3/2", "down: 3003/2 -> 1501"), rules) == (
+        "hand h1 was settled 2002 (down: 3003/2 -> 1501), but its stake 1001 × 3/2, rounded "
+        "down as its table's rules say, is 1501 (down: 3003/2 -> 1501)"
+    )
+    assert "is 1502" in settlement_problem(
+        event(1501, "3/2", "down: 3003/2 -> 1501"),
+        (rules_from_record({"family": "casino", "rounding": "up"})),
+    )
+    assert "is not a fraction" in settlement_problem(event(1, "x", "none"), rules)
