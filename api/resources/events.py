@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Response, g, request, stream_with_context
 
-from api.auth import require
+from api.auth import authenticate, require
 from api.body import Blueprint
 from api.cursors import log_head, within_the_log
 from api.errors import problem
@@ -99,6 +99,13 @@ def stream(args, table_id):
             if more:  # a backlog: read on at once
                 continue
             if time.monotonic() >= deadline:
+                return
+            # The key is checked again between polls (through the same cache as a request's,
+            # so within API_KEY_CACHE_SECONDS): a revoked key's stream ends, as its next
+            # request would be refused, rather than run on to its timeout.
+            caller = authenticate()
+            if caller is None or caller.id != viewer.id:
+                yield ": the key was revoked\n\n"
                 return
             time.sleep(POLL_SECONDS)
 

@@ -1,6 +1,7 @@
 """Bearer keys: who may call what, key storage, and the ``flask keys`` commands."""
 
 import re
+import time
 
 import pytest
 
@@ -206,3 +207,27 @@ def test_cli_creates_house_dealer_and_admin_keys(runner, app):
     assert result.exit_code == 0
     roles = sorted(k.role for k in app.extensions["api_store"].list_keys())
     assert roles == ["admin", "dealer"]
+
+
+def test_an_open_event_stream_ends_when_its_key_is_revoked(app, client, make_key, auth):
+    """A stream is authorised at its start; a key revoked while it is open must not go on
+    receiving the table's events to the stream's timeout (up to 300 s)."""
+    admin = make_key("admin")
+    table = client.post(
+        "/v1/tables", json={"family": "casino", "name": "t"}, headers=auth(admin)
+    ).get_json()["table_id"]
+    secret = make_key("auditor")
+    response = client.get(
+        f"/v1/tables/{table}/events/stream?timeout=60", headers=auth(secret), buffered=False
+    )
+    assert response.status_code == 200
+    frames = iter(response.response)
+    assert next(frames).startswith(b": open")
+
+    app.extensions["api_store"].revoke(key_id_for(secret))
+    started = time.monotonic()
+    rest = "".join(chunk if isinstance(chunk, str) else chunk.decode() for chunk in frames)
+
+    assert time.monotonic() - started < 10  # the key cache (2 s) and a poll, not 60 s
+    assert rest.rstrip().endswith(": the key was revoked")
+    response.close()
