@@ -196,7 +196,7 @@ def settings_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         players=args.players,
         store=args.store,
         one_command=args.one_command_per_round,
-        workers=args.workers,
+        workers=min(args.workers, args.rounds),  # a process a round at most: the ones that run
         **casino,
     )
 

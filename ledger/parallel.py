@@ -21,6 +21,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import signal
 import threading
 import time
 import traceback
@@ -120,13 +121,24 @@ def _message(receive: Any, process: Any, index: int, expected: str) -> Any:
     except EOFError:
         process.join()
         raise WorkerFailed(
-            f"worker {index + 1} stopped without a result (exit code {process.exitcode})"
+            f"worker {index + 1} stopped without a result ({_ending(process)})"
         ) from None
     if kind == "error":
         raise value
     if kind != expected:  # pragma: no cover - the protocol below sends nothing else
         raise WorkerFailed(f"worker {index + 1} said {kind!r} where {expected!r} was due")
     return value
+
+
+def _ending(process: Any) -> str:
+    """How a process ended, as a person reads it: a negative exit code is a signal's."""
+    code = process.exitcode
+    if code is not None and code < 0:
+        try:
+            return f"killed by signal {-code} ({signal.Signals(-code).name})"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
 
 
 def _work(

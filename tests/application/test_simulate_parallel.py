@@ -131,3 +131,12 @@ def test_each_worker_keeps_few_postgresql_connections_unless_told_otherwise():
     assert worker_env(given)["POSTGRES_POOL_SIZE"] == "3"
     assert worker_env(given)["POSTGRES_MAX_OVERFLOW"] == "1"
     assert worker_env(MEMORY) == MEMORY
+
+
+def test_simulate_runs_no_more_workers_than_rounds_and_says_how_many_ran():
+    out = io.StringIO()
+
+    assert main(["simulate", "--rounds", "2", "--seed", "4", "--workers", "3"], out) == 0
+
+    result = json.loads(out.getvalue())
+    assert result["settings"]["workers"] == 2 and len(result["table_ids"]) == 2

@@ -188,3 +188,15 @@ def multiprocessing_children() -> list:
     import multiprocessing
 
     return multiprocessing.active_children()
+
+
+def _killed(share, ready, tick):
+    ready()
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_worker_killed_by_a_signal_is_named_by_it():
+    with pytest.raises(
+        WorkerFailed, match=r"worker 1 stopped without a result \(killed by signal 9 \(SIGKILL\)\)"
+    ):
+        run_together(_killed, [1])
