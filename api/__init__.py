@@ -17,6 +17,7 @@ from ledger.config import SettingError, store_env
 # Keys of ``config`` that choose the store (the same names as the environment variables).
 _STORE_KEYS = ("LEDGER_", "POSTGRES_")
 MAX_BODY = 64 * 1024
+CONFLICT_RETRIES = 3  # times a command that lost a race is decided again before a 409
 
 
 def app_settings(
@@ -105,7 +106,11 @@ def _build(config: Mapping[str, Any] | None) -> Flask:
 
     # One ledger application per process; it opens (and on SQLite creates) the store now,
     # so a bad store configuration fails at start, not on the first request.
-    app.extensions["ledger"] = TwentyOneLedger(env=dict(env))
+    app.extensions["ledger"] = ledger_app = TwentyOneLedger(env=dict(env))
+    # A command that lost a race wrote nothing: decided again against what it now meets, it
+    # is what the client's own retry would be, without a 409 (six players staking at once
+    # at one table had more than half refused).
+    ledger_app.conflict_retries = CONFLICT_RETRIES
     app.extensions["ledger"].on_replay = note_replay
     read_models.init_app(app, app.extensions["ledger"], dict(env))
     from api.table_members import TableMembers

@@ -50,6 +50,10 @@ class TwentyOneLedger(
     # Told the id of each command answered from its record instead of run, whatever the
     # caller makes of the result (the API marks such an answer a replay; api/idempotency.py).
     on_replay: Callable[[str], Any] | None = None
+    # How many times a command that lost a race is decided again before ``ConcurrentUpdate``
+    # reaches the caller (``_run``). None here, so a caller sees every race; the HTTP API
+    # retries (api/__init__.py), as its clients would, with the same outcome.
+    conflict_retries = 0
 
     def __init__(self, env: dict[str, Any] | None = None) -> None:
         super().__init__(env)
@@ -142,6 +146,27 @@ class TwentyOneLedger(
     # -- command plumbing ----------------------------------------------------------------
 
     def _run(
+        self,
+        name: str,
+        payload: dict[str, Any],
+        command_id: str | None,
+        actor: str,
+        body: Callable[[UnitOfWork], dict[str, Any]],
+    ) -> dict[str, Any]:
+        """Run a command: decide it (``body``) and save what it changed in one write. One that
+        loses a race (another command changed what it read first) wrote nothing, so it is
+        decided again against what it now meets, up to ``conflict_retries`` times, then
+        refused with ``ConcurrentUpdate``."""
+        retries = self.conflict_retries
+        while True:
+            try:
+                return self._run_once(name, payload, command_id, actor, body)
+            except ConcurrentUpdate:
+                if retries <= 0:
+                    raise
+                retries -= 1
+
+    def _run_once(
         self,
         name: str,
         payload: dict[str, Any],
