@@ -123,7 +123,8 @@ def require(*roles: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
             else:
                 allowed = caller.role == "admin" or not roles or caller.role in roles
             if not allowed:
-                return _refuse(403, f"a {caller.role} key may not do this")
+                article = "an" if caller.role[0] in "aeiou" else "a"
+                return _refuse(403, f"{article} {caller.role} key may not do this")
             g.key = caller
             return view(*args, **kwargs)
 
