@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -67,6 +68,26 @@ def banner(app, host: str, port: int) -> None:
         )
 
 
+def port_taken(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (another server holds it), or None. Bound and
+    let go at once, with SO_REUSEADDR as gunicorn and Flask bind it; port 0 is any port."""
+    if port == 0:
+        return None
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror:
+        return None  # a host that does not resolve: the server's own bind says so
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            return error.strerror or str(error)
+    return None
+
+
 def gunicorn_argv(server: ServerSettings) -> list[str]:
     """The command that replaces this process: gunicorn with the repository's config, or,
     when the package was installed without it, the same essentials as options."""
@@ -101,6 +122,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         # Every setting is read here, before anything starts: a bad one (SettingError names
         # it and what it may be) is one line and exit 2, whichever part of the server reads it.
         server = server_settings()
+        taken = port_taken(server.host, server.port)
+        if taken is not None:
+            # Before any key is made or printed, and before the store is touched: a banner
+            # naming a port another server holds would send clients to that server.
+            parser.exit(
+                1, f"python -m api: cannot listen on {server.host}:{server.port}: {taken}\n"
+            )
         check_app_settings(os.environ)  # before store_env, which makes the SQLite directory
         env = store_env()  # makes the SQLite file's directory, when the store is one
         refusal = None if args.dev else multiprocess_refusal(env)

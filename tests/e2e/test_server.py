@@ -199,3 +199,25 @@ def test_python_m_api_with_every_variable_empty_serves_on_the_defaults(tmp_path)
     assert log.count("Booting worker") == 2  # WEB_CONCURRENCY: 2
     assert '"GET /health HTTP/1.1" 200' in log  # ACCESS_LOG: to stdout
     assert (tmp_path / "var" / "ledger.sqlite3").is_file()  # the default store
+
+
+def test_python_m_api_refuses_a_port_another_server_holds_before_any_key(tmp_path):
+    with socket.socket() as holder:
+        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        done = _refused_start(
+            tmp_path,
+            LEDGER_STORE="sqlite",
+            LEDGER_SQLITE_PATH="./var/ledger.sqlite3",
+            HOST="127.0.0.1",
+            PORT=str(port),
+        )
+
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == (
+        f"python -m api: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    )
+    assert done.stdout == ""  # no banner pointing clients at another server, no key
+    assert not (tmp_path / "var").exists()
