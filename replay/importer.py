@@ -221,10 +221,12 @@ def write(
     *,
     keep_positions: bool,
     batch: int = BATCH,
-) -> None:
+) -> tuple[int, int]:
     """The second pass: rebuild and insert the checked events (``checked``: the first pass's
-    digests of the lines, end to end) in order, in one transaction."""
+    digests of the lines, end to end) in order, in one transaction. Returns the first and
+    last positions the store gave them (0, 0 for none)."""
     pending: list[tuple[int, Any]] = []  # (exported position, stored event)
+    given = [0, 0]  # the first and the last position the store gave
     # The position the store gives the next event it records; on PostgreSQL set before the
     # first one (its sequence may have moved on without a row to show for it).
     next_id = 0 if keep_positions and is_postgres(app) else 1
@@ -234,6 +236,8 @@ def write(
         if not pending:
             return
         ids = out.insert([stored for _, stored in pending])
+        if ids:
+            given[:] = [given[0] or ids[0], ids[-1]]
         wanted = [position for position, _ in pending]
         if keep_positions and ids and ids != wanted:
             raise ImportRefused(
@@ -262,6 +266,7 @@ def write(
                 f"the file changed since it was checked: it holds {count} events, not {lines}"
             )
         flush()
+    return given[0], given[1]
 
 
 def import_from(
@@ -284,7 +289,10 @@ def import_from(
             "the export's positions have gaps and this store numbers events 1, 2, 3 …: "
             "import into PostgreSQL to keep them, or pass --renumber to accept new positions"
         )
-    write(app, source, checked, keep_positions=keep, batch=batch)
+    first, last = write(app, source, checked, keep_positions=keep, batch=batch)
+    if renumber and first:  # the positions the store gave, not the file's
+        contiguous = last - first + 1 == summary["events"]
+        summary |= {"first_position": first, "last_position": last, "contiguous": contiguous}
     return summary
 
 

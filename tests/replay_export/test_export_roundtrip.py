@@ -90,5 +90,9 @@ def test_gaps_in_positions_are_kept_where_the_store_can_keep_them(source, target
         with pytest.raises(ImportRefused, match="--renumber"):
             import_lines(target, lines)
         assert not target.recorder.max_notification_id()  # nothing written
-        import_lines(target, lines, renumber=True)
+        summary = import_lines(target, lines, renumber=True)
         assert list(export_lines(target)) == list(export_lines(app))
+        # The positions the store gave, not the file's (whose last is 10 beyond them).
+        last = target.recorder.max_notification_id()
+        assert (summary["first_position"], summary["last_position"]) == (1, last)
+        assert summary["contiguous"] and summary["events"] == last
