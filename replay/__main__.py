@@ -104,6 +104,24 @@ def cmd_table(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
     return 0
 
 
+def cmd_audit(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
+    """The audit of a disputed round as the HTTP API gives it to an auditor, read only, with
+    no server and no key: JSON always (it is a document, not a report); exit 1 when one of
+    its checks fails."""
+    from ledger.errors import UnknownRound
+    from replay.audit import audit_round
+
+    with ledger(env) as app:
+        try:
+            audit = audit_round(app, args.id)
+        except UnknownRound as error:
+            return _fail(args, str(error))
+    print(json.dumps(audit, indent=2, sort_keys=True, default=str))
+    checks = [audit["chain"], audit["money_reconciles"], audit["committed_before_deal"]]
+    checks += [shoe["check"] for shoe in audit["shoes"]]
+    return 1 if any(check.get("ok") is False for check in checks) else 0
+
+
 def cmd_rederive(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
     with ledger(env) as app:
         try:
@@ -149,6 +167,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id", metavar="ID")
     p.add_argument("--at", required=True, metavar="TIME", help="ISO 8601, UTC")
     p.set_defaults(func=cmd_table)
+
+    p = subparsers.add_parser(
+        "audit",
+        parents=[common],
+        help="the audit of a disputed round, as JSON (as GET /v1/rounds/{id}/audit gives it)",
+    )
+    p.add_argument("id", metavar="ID")
+    p.set_defaults(func=cmd_audit)
 
     p = subparsers.add_parser(
         "rederive",

@@ -6,6 +6,7 @@ the wallet's hashes recomputed (both leave every chain whole), is a FAIL naming 
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 import test_verify_money
@@ -86,3 +87,22 @@ def test_a_settlement_that_does_not_add_up_fails_the_money_verdict(store, family
     assert money["ok"] is False and audit["chain"]["ok"], money
     assert money["fault"].startswith(f"hand {events[index].hand} was settled "), money
     assert " × 7, rounded " in money["fault"]
+
+
+def test_replay_audit_prints_the_rounds_audit_and_fails_on_a_failed_check(store, capsys):
+    """The audit without a server or a key: the same document, exit 1 once a check fails."""
+    from replay.__main__ import main
+
+    rid, events, index = _a_settlement(store, FAMILIES[0])
+    assert main(["audit", rid], env=store) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown == json.loads(json.dumps(audited(store, rid), default=str))
+    assert shown["money_reconciles"]["ok"] and shown["chain"]["ok"]
+
+    forged = dataclasses.replace(events[index], multiplier="7")
+    forge_stream(store, rid, lambda events: [*events[:index], forged, *events[index + 1 :]])
+    assert main(["audit", rid], env=store) == 1
+    assert json.loads(capsys.readouterr().out)["money_reconciles"]["ok"] is False
+
+    assert main(["audit", "not-a-round"], env=store) == 1
+    assert "not-a-round" in capsys.readouterr().err
