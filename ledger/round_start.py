@@ -66,7 +66,7 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
             "OC-3",
         )
     pone = players[-1][1]  # the player on the dealer's right (VU-3, VU-12)
-    fresh = _ensure_shoe(app, uow, table, len(players), pone, cut)
+    fresh = _ensure_shoe(app, uow, table, len(players), pone, cut, actor)
     rnd = Round.start(
         table_id=table.id,
         number=table.rounds + 1,
@@ -98,7 +98,13 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
 
 
 def _ensure_shoe(
-    app: Any, uow: UnitOfWork, table: Table, players: int, cutter: str, cut: int | None
+    app: Any,
+    uow: UnitOfWork,
+    table: Table,
+    players: int,
+    cutter: str,
+    cut: int | None,
+    actor: str,
 ) -> bool:
     rules = table.rules
     if table.shoe_id is not None:
@@ -112,7 +118,7 @@ def _ensure_shoe(
         if not spent:
             return False
         app.shoes.retire(uow.shoe(table.shoe_id), dealt, RETIRED_BEFORE_ROUND)
-    uow.add(app.shoes.new_shoe(table, cutter, CUT_CLAUSE[table.family], uow, cut))
+    uow.add(app.shoes.new_shoe(table, cutter, CUT_CLAUSE[table.family], uow, cut, chooser=actor))
     return True
 
 

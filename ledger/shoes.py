@@ -67,9 +67,11 @@ class ShoeService:
         uow: Any,
         cut: int | None = None,
         stock: list[str] | None = None,
+        chooser: str = "",
     ) -> Shoe:
         """A shoe committed and cut for ``table``: a whole one, or one of the used cards
-        ``stock`` (VU-29). A test shoe queued for the table comes first, whichever is asked."""
+        ``stock`` (VU-29). A test shoe queued for the table comes first, whichever is asked.
+        The cut is at ``cut``, which ``chooser`` (the command's actor) gave, else at random."""
         rules = table.rules
         nonce = table.shoe_nonce + 1
         key = str(table.id)
@@ -92,7 +94,7 @@ class ShoeService:
                 actor="ledger",
             )
             self._seal(uow, shoe.id, "", order)
-            shoe.cut_by(0, cutter, clause)
+            shoe.cut_by(0, cutter, clause, chosen_by="fixed")
             self._orders[shoe.id] = tuple(order)
             size = len(order)
         else:
@@ -115,14 +117,15 @@ class ShoeService:
             )
             self._seal(uow, shoe.id, seed, [])
             if cut is not None:
-                k = cut
+                k, chosen_by = cut, chooser
             else:
                 k = (
                     secrets.randbelow(shoe.size)
                     if self.rng is None
                     else self.rng.randrange(shoe.size)
                 )
-            shoe.cut_by(k, cutter, clause)
+                chosen_by = "ledger"
+            shoe.cut_by(k, cutter, clause, chosen_by)
             size = shoe.size
         table.trigger_event(Table.ShoeChanged, shoe_id=shoe.id, nonce=nonce, size=size, start=0)
         return shoe

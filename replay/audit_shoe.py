@@ -109,7 +109,9 @@ def recorded(events: list[Any], positions: dict[int, int]) -> dict[str, Any]:
         if isinstance(e, Shoe.Committed):
             out["committed"] = at(e, e.actor)
         elif isinstance(e, Shoe.Cut):
-            out["cut"] = at(e, e.by)
+            # ``chosen_by``: who chose the place ("ledger": at random; "fixed": a test
+            # shoe's; null on cuts recorded before it was kept).
+            out["cut"] = at(e, e.by) | {"chosen_by": vars(e).get("chosen_by") or None}
         elif isinstance(e, Shoe.Revealed):
             out["revealed"] = {**at(e, None), "reason": e.reason}
     return out

@@ -206,6 +206,15 @@ class AuditRecordSchema(Schema):
             "`Table.Closed` (caused_by), or `ledger` when the rules retired the shoe"
         },
     )
+    chosen_by = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "a cut's: who chose its place: the actor who gave it with his "
+            "command (an admin, the dealer), `ledger` when it was drawn at random, `fixed` "
+            "for a test shoe's; null on cuts recorded before this was kept (`actor` is the "
+            "player whose cut it is by the rules, whoever chose it)"
+        },
+    )
     reason = fields.String(metadata={"description": "a reveal's: why the shoe was retired"})
     caused_by = fields.Nested(
         AuditCausedBySchema,

@@ -42,8 +42,12 @@ class Shoe(ChainedAggregate):
 
     class Cut(ChainedAggregate.Event):
         cut: int
-        by: str
+        by: str  # the player whose cut it is by the rules (the pone), whoever chose it
         clause: str
+        # Who chose the place: the actor who gave it with his command (an admin, the
+        # dealer), "ledger" when it was drawn at random, "fixed" for a test shoe's; "" on
+        # cuts recorded before this was kept.
+        chosen_by: str = ""
 
         def apply(self, shoe: Shoe) -> None:
             shoe.cut_at = self.cut
@@ -93,12 +97,12 @@ class Shoe(ChainedAggregate):
     def size(self) -> int:
         return 52 * self.packs if self.stock is None else len(self.stock)
 
-    def cut_by(self, k: int, by: str, clause: str) -> None:
+    def cut_by(self, k: int, by: str, clause: str, chosen_by: str) -> None:
         if self.cut_at is not None:
             raise RuleViolation("this shoe has already been cut", clause)
         if not 0 <= k < self.size:
             raise RuleViolation(f"cut must be 0 to {self.size - 1}, got {k}", clause)
-        self.trigger_event(self.Cut, cut=k, by=by, clause=clause)
+        self.trigger_event(self.Cut, cut=k, by=by, clause=clause, chosen_by=chosen_by)
 
     def reveal(
         self, server_seed: str, fixed_order: list[str], cards_dealt: int, reason: str

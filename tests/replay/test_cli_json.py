@@ -20,6 +20,7 @@ COMMANDS = {
     "round": [ID],
     "table": [ID, "--at", "2026-01-01T00:00:00Z"],
     "rederive": [ID],
+    "audit": [ID],
     "export": [],
     "import": ["ledger.jsonl"],
     "project": ["--once"],
