@@ -56,16 +56,21 @@ def _env(path) -> dict:
     return env
 
 
+def _rounds_started(app: TwentyOneLedger, family: str) -> list[Round.Started]:
+    """Every round of ``family`` in the log, as its ``Round.Started``, in order."""
+    started = (
+        app.mapper.to_domain_event(n)
+        for n in app.recorder.select_notifications(start=1, limit=10**6)
+        if n.topic.endswith("Round.Started")
+    )
+    return [r for r in started if r.rules["family"] == family]
+
+
 def _a_punter(env: dict, family: str) -> tuple[str, list]:
     """A player (not the banker) of the last round of ``family``, and his wallet's events."""
     app = TwentyOneLedger(env=env)
     try:
-        rounds = [
-            app.mapper.to_domain_event(n)
-            for n in app.recorder.select_notifications(start=1, limit=10**6)
-            if n.topic.endswith("Round.Started")
-        ]
-        last = [r for r in rounds if r.rules["family"] == family][-1]
+        last = _rounds_started(app, family)[-1]
         player = str(last.seats[0][1])
         return player, list(app.events.get(UUID(player)))
     finally:
@@ -354,12 +359,7 @@ def _a_settlement(env: dict, family: str) -> tuple[str, list, int]:
     index of that ``HandSettled`` among them."""
     app = TwentyOneLedger(env=env)
     try:
-        started = [
-            app.mapper.to_domain_event(n)
-            for n in app.recorder.select_notifications(start=1, limit=10**6)
-            if n.topic.endswith("Round.Started")
-        ]
-        for begun in reversed([r for r in started if r.rules["family"] == family]):
+        for begun in reversed(_rounds_started(app, family)):
             events = list(app.events.get(begun.originator_id))
             for index, event in enumerate(events):
                 if isinstance(event, Round.HandSettled) and event.amount:
