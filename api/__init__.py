@@ -111,8 +111,8 @@ def _build(config: Mapping[str, Any] | None) -> Flask:
     # is what the client's own retry would be, without a 409 (six players staking at once
     # at one table had more than half refused).
     ledger_app.conflict_retries = CONFLICT_RETRIES
-    app.extensions["ledger"].on_replay = note_replay
-    read_models.init_app(app, app.extensions["ledger"], dict(env))
+    ledger_app.on_replay = note_replay
+    read_models.init_app(app, ledger_app, dict(env))
     from api.table_members import TableMembers
 
     app.extensions["table_members"] = TableMembers()

@@ -286,7 +286,7 @@ def simulate(
                         # The parent's application has made the store ready (its tables, its
                         # file); each worker opens its own, so it lets its connections go.
                         app.close()
-                        result = run_parallel(settings, env, progress)
+                        result = run_parallel(settings, env, progress, store_ready=True)
                     else:
                         result = run(settings, app, progress)
         except _Refused as refused:

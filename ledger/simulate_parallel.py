@@ -40,14 +40,18 @@ def shares(s: Settings) -> list[Settings]:
     ]
 
 
-def run_parallel(s: Settings, env: dict[str, str], progress: Any = None) -> dict[str, Any]:
+def run_parallel(
+    s: Settings, env: dict[str, str], progress: Any = None, *, store_ready: bool = False
+) -> dict[str, Any]:
     """``ledger.simulate.run`` spread over ``s.workers`` processes, each with its own
     application on the store ``env`` names (as ``TwentyOneLedger(env=env)`` takes it).
     ``progress(n)`` hears the rounds played so far by all of them. The time runs from the
-    moment every worker has its table set up to the last one's last round."""
-    # The store made ready (its tables; a SQLite file and its journal mode) once, here: two
-    # workers doing it at once lock each other out of a new SQLite file.
-    TwentyOneLedger(env=env).close()
+    moment every worker has its table set up to the last one's result. ``store_ready``: the
+    caller has opened an application on the store already (its tables are there)."""
+    if not store_ready:
+        # The store made ready (its tables; a SQLite file and its journal mode) once, here:
+        # two workers doing it at once lock each other out of a new SQLite file.
+        TwentyOneLedger(env=env).close()
     env = worker_env(env)
     results, seconds = run_together(_play_share, [(share, env) for share in shares(s)], progress)
     tally, events = Tally(), 0

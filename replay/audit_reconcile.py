@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ledger.domain.round import Round
 from ledger.rules import rules_from_record
-from replay.round_money import RoundMoney, settlement_problem
+from replay.round_money import RoundMoney
 
 
-def said_by_events(events: list[Any]) -> Counter[str] | str:
+def said_by_events(events: list[Any]) -> tuple[Counter[str] | str, list[str]]:
     """Each account's change as the round's events say it moved (``replay.round_money``),
-    or, when the events cannot be folded into money, why."""
+    or, when the events cannot be folded into money, why; and the settlements whose own
+    arithmetic is wrong (their transfers may well match them, rewritten with them)."""
     started, said = events[0], Counter[str]()
     try:
         money = RoundMoney(started, rules_from_record(started.rules))
@@ -31,24 +31,8 @@ def said_by_events(events: list[Any]) -> Counter[str] | str:
                 said[payer] -= amount
                 said[payee] += amount
     except Exception as error:  # a record no rule set reads: the other checks say why
-        return f"the round's money cannot be derived from its events ({error})"
-    return said
-
-
-def settlement_faults(events: list[Any]) -> list[str]:
-    """Each settlement of the round whose amount is not its stake times its multiplier,
-    rounded by the table's rule (``replay.round_money.settlement_problem``): its transfers
-    may well match it, rewritten with it."""
-    started = events[0]
-    try:
-        rules = rules_from_record(started.rules)
-    except Exception:  # noqa: BLE001 - said_by_events names a record no rule set reads
-        return []
-    return [
-        problem
-        for e in events
-        if type(e) is Round.HandSettled and (problem := settlement_problem(e, rules))
-    ]
+        return f"the round's money cannot be derived from its events ({error})", []
+    return said, money.faults
 
 
 def reconcile(events: list[Any], balances: list[dict[str, Any]]) -> None:
@@ -56,8 +40,7 @@ def reconcile(events: list[Any], balances: list[dict[str, Any]]) -> None:
     verdict: ``ok``, what the events say (``said``), what the transfers moved (``moved``) and
     a sentence (``fact``). A settlement that does not add up fails every wallet: what its
     events say cannot be trusted."""
-    said = said_by_events(events)
-    faults = settlement_faults(events)
+    said, faults = said_by_events(events)
     for b in balances:
         moved = sum(m["change"] for m in b["round_movements"])
         who = f"player {b['player']}"

@@ -56,7 +56,8 @@ def settlement_problem(e: Any, rules: RuleSet) -> str | None:
 
 
 class RoundMoney:
-    """One round's events folded in order; ``legs(event)`` is what the event says moved."""
+    """One round's events folded in order; ``legs(event)`` is what the event says moved, and
+    ``faults`` the settlements that do not add up by themselves."""
 
     def __init__(self, started: Any, rules: RuleSet) -> None:
         self.rules = rules
@@ -69,6 +70,8 @@ class RoundMoney:
         self.round = fold([started])
         # The hands settled once the dealer had played: those his ties are counted on.
         self.settled_at_the_end: list[str] = []
+        # Settlements whose own arithmetic is wrong (``settlement_problem``), as folded.
+        self.faults: list[str] = []
 
     def legs(self, event: Any) -> list[Leg]:
         """The transfers ``event`` says were made (read before it is folded in: a
@@ -123,6 +126,9 @@ class RoundMoney:
         return [(payer, payee, amount, e.clause) for payer, payee, amount, _ in legs]
 
     def hand_settled(self, e: Any) -> list[Leg]:
+        problem = settlement_problem(e, self.rules)
+        if problem is not None:
+            self.faults.append(problem)
         hand = self.round.hands[e.hand]
         if self.round.phase == "dealer":  # settled against the dealer's final hands
             self.settled_at_the_end.append(e.hand)

@@ -30,7 +30,7 @@ from ledger import accounts
 from ledger.domain.round import Round
 from ledger.domain.table import Table
 from ledger.rules import RuleSet, rules_from_record
-from replay.round_money import Leg, RoundMoney, settlement_problem
+from replay.round_money import Leg, RoundMoney
 
 # Where a table's money outside its rounds clears, and the table event that says it moved.
 CLEARING = {Table.DealSold: accounts.deal_sale, Table.PoolPaid: accounts.pool_payout}
@@ -162,10 +162,8 @@ class MoneyMoved:
             return
         for leg in legs:
             books.add(where, leg, said=True)
-        if type(event) is Round.HandSettled:
-            problem = settlement_problem(event, books.fold.rules)
-            if problem is not None:
-                self.fault(where, f"round {stream}: {problem}")
+        while books.fold.faults:  # a settlement that does not add up by itself, just folded
+            self.fault(where, f"round {stream}: {books.fold.faults.pop(0)}")
         if type(event) is Round.Ended:
             books.over = True
             books.fold = None
