@@ -310,6 +310,9 @@ def describe(event: dict[str, Any]) -> str:
         private = (data.get("rules") or {}).get("family") not in (None, "casino")
         deal = f", round {of_deal} of the deal" if of_deal and private else ""
         return f"Round {data.get('number', '')} started{deal}"
+    if kind == "ActedFor":
+        action = str(data.get("action") or "").replace("_", " ")
+        return f"The next action ({action}) was given by {data.get('by')}, for the actor named"
     if kind == "PhaseEntered":
         return f"Next step: {phase_name(data.get('phase'))}"
     if kind == "HandOpened":

@@ -104,6 +104,18 @@ class Round(ChainedAggregate):
             rnd.passes_deal = None  # clause that passes the deal, once one does
             rnd.ended = False
 
+    class ActedFor(ChainedAggregate.Event):
+        """The next command's events were given by ``by`` (an administrator's key, named by
+        the API) for ``actor``, whose name they carry: the trail shows who really acted.
+        Changes no state."""
+
+        by: str
+        actor: str
+        action: str
+
+        def apply(self, rnd: Round) -> None:
+            pass
+
     class PhaseEntered(ChainedAggregate.Event):
         phase: str
         clause: str

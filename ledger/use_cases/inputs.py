@@ -18,3 +18,12 @@ def positive_amount(amount: Any, what: str) -> int:
             f"got {amount!r}"
         )
     return amount
+
+
+def giver(by: Any) -> str | None:
+    """Who gave a command for someone else (``by``): None, or a name of 1 to 400 characters."""
+    if by is None:
+        return None
+    if not isinstance(by, str) or not by.strip() or len(by) > 400:
+        raise InvalidCommand(f"by names who gave the command in 1 to 400 characters, got {by!r}")
+    return by

@@ -194,6 +194,30 @@ def test_admin_acts_for_the_holder_of_the_hand(http):
     assert out["round"]["current_turn"] == "h2"
 
 
+def test_the_audit_names_the_admin_key_that_acted_for_others(http):
+    """The events keep the player's (or dealer's) name, which the rules check; the
+    ``ActedFor`` before them names the admin key that really gave the command."""
+    t = open_table(http, "vingt-un")
+    t.start(["TC", "9D", "8H", "KC", "7D", "9C"])
+    http.post(
+        f"/v1/rounds/{t.rid}/actions", {"action": "stake", "amount": 200, "actor": t.ids["Ann"]}
+    )
+    http.act(t.rid, "Bob", action="stake", amount=200)  # Bob's own key: no one acted for him
+    http.post(f"/v1/rounds/{t.rid}/actions", {"action": "dealer_double", "called": False})
+    http.post(f"/v1/rounds/{t.rid}/actions", {"action": "stand", "hand": "h1"})
+
+    key = http.app.extensions["api_store"].find_key(http.admin)
+    audit = http.get(f"/v1/rounds/{t.rid}/audit", key=http.keys["auditor"])
+    acted = [e["data"] for e in audit["events"] if e["type"] == "ActedFor"]
+    assert [(a["action"], a["actor"]) for a in acted] == [
+        ("stake", t.ids["Ann"]),
+        ("dealer_double", t.ids["Dee"]),
+        ("stand", t.ids["Ann"]),
+    ]
+    assert {a["by"] for a in acted} == {f"admin key {key.id} (test admin)"}
+    assert http.admin not in json.dumps(audit)  # the key's id and label, never its secret
+
+
 def test_the_table_feed_pages_and_masks(http):
     t = open_table(http, "vingt-un")
     t.start(["TC", "9D", "8H", "KC", "7D", "9C"])
