@@ -1,6 +1,6 @@
 """``python -m replay <command>``: replay and verification tools over the stored events.
 
-    python -m replay verify [--table ID | --all] [--expect-head POSITION:HASH] [--json]
+    python -m replay verify [--table ID | --all] [--expect-head POSITION:DIGEST] [--json]
     python -m replay round ID [--at N] [--json]
     python -m replay table ID --at 2025-01-31T12:00:00Z [--json]
     python -m replay rederive ID [--json]
@@ -150,9 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
     scope.add_argument("--all", action="store_true", help="every stream (the default)")
     p.add_argument(
         "--expect-head",
-        metavar="POSITION:HASH",
+        metavar="POSITION:DIGEST",
         help="a checkpoint kept from an earlier run (its 'log head'): fail unless the log "
-        "still reaches that position with that event there",
+        "still reaches that position and every event up to it is unchanged",
     )
     p.set_defaults(func=cmd_verify)
 

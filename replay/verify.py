@@ -23,6 +23,9 @@ One pass over the notification log (global order) checks:
   moved, per account and clause, and a table's deal sales and pool payouts likewise
   (``replay.verify_money``).
 
+- **the checkpoint** (``--expect-head``): the log's running digest at a kept position is the
+  same, so no event up to it changed in any stream (``replay.log_digest``).
+
 Faults are reported in the order of the log; the first one names the event at fault
 (``replay.verify_report``).
 """
@@ -42,6 +45,7 @@ from ledger.domain.table import Table
 from ledger.domain.transfers import FundsTransferredBase
 from replay.damage import ALTERED
 from replay.event_shape import misshapen
+from replay.log_digest import START, next_digest, raw_hash
 from replay.store import not_a, notifications, stream_kind
 from replay.verify_money import MoneyMoved
 from replay.verify_report import CHECKS, Fault, Report, Where
@@ -67,6 +71,9 @@ class Verifier:
         self.expect_head = expect_head
         self.expected_found: Where | None = None
         self.expected_hash: str | None = None
+        self.expected_digest: str | None = None
+        self.digest = START  # the log's running digest (replay.log_digest)
+        self.head_note = ""
         self.head: Where | None = None
         self.last: dict[str, Where] = {}  # each stream's last event read
         self.stream_events: Counter[str] = Counter()
@@ -125,12 +132,12 @@ class Verifier:
             self.unreadable(stream)
             self.chains[stream] = (None, version + 1)
             self.last[stream] = self.head = where
+            self.add_to_digest(notification, where, None)
             return
         where = Where(notification.id, stream, version, type(event).__qualname__)
         intact = self.chain(where, event)
         self.last[stream] = self.head = where
-        if self.expect_head is not None and notification.id == self.expect_head[0]:
-            self.expected_found, self.expected_hash = where, self.chains[stream][0]
+        self.add_to_digest(notification, where, self.chains[stream][0])
         # JSON that still parses but lost a field, or holds text for a number, decodes without
         # complaint: every later check would meet it as an AttributeError or a wrong sum.
         wrong = misshapen(event)
@@ -157,6 +164,16 @@ class Verifier:
         self.unread.add(stream)
         if self.snapshots is not None:
             self.snapshots.forget(stream)
+
+    def add_to_digest(self, notification: Any, where: Where, event_hash: str | None) -> None:
+        if not isinstance(event_hash, str):
+            event_hash = raw_hash(notification.state)
+        self.digest = next_digest(
+            self.digest, where.position, where.stream, where.version, event_hash
+        )
+        if self.expect_head is not None and where.position == self.expect_head[0]:
+            self.expected_found, self.expected_hash = where, event_hash
+            self.expected_digest = self.digest
 
     def chain(self, where: Where, event: Any) -> bool:
         """Check the event's place in its stream's chain; whether its content fits its hash."""
@@ -345,12 +362,19 @@ class Verifier:
                 f"{position}"
             )
             self.faults.append(Fault(max(position, at.position), "", 0, "", "head", problem))
-        elif self.expected_hash != expected:
+        elif expected == self.expected_hash and expected != self.expected_digest:
+            # A checkpoint kept before the log had a digest: it holds the one event.
+            self.head_note = (
+                "an event's own hash, which holds that event but not the log before it; "
+                "keep this run's log head instead"
+            )
+        elif expected != self.expected_digest:
             self.fault(
                 found,
                 "head",
-                f"the checkpoint {position}:{expected} names another event: the hash here is "
-                f"{self.expected_hash}",
+                f"the checkpoint {position}:{expected} does not hold: the log's digest there "
+                f"is {self.expected_digest}, so an event at or before position {position} was "
+                "changed, added or removed",
             )
 
     # -- the report -------------------------------------------------------------------------
@@ -392,6 +416,8 @@ class Verifier:
             snapshots_checked=self.snapshots_checked(streams),
             head_position=0 if self.head is None else self.head.position,
             head_hash=None if self.head is None else self.chains[self.head.stream][0],
+            head_digest=None if self.head is None else self.digest,
+            expected_head_note=self.head_note,
             expected_head=None
             if self.expect_head is None
             else ":".join(map(str, self.expect_head)),
@@ -415,10 +441,11 @@ class Verifier:
 
 
 def parse_head(text: str) -> tuple[int, str]:
-    """``POSITION:HASH`` (as the report prints the log's head) to (position, hash)."""
+    """``POSITION:DIGEST`` (as the report prints the log's head) to (position, digest); an
+    older checkpoint's ``POSITION:HASH`` (the event's own hash) reads the same."""
     position, sep, digest = text.strip().partition(":")
     if not sep or not position.isdigit() or int(position) < 1 or len(digest) != 64:
-        raise ValueError(f"a checkpoint is POSITION:HASH (a 64-digit SHA-256), got {text!r}")
+        raise ValueError(f"a checkpoint is POSITION:DIGEST (a 64-digit SHA-256), got {text!r}")
     try:
         int(digest, 16)
     except ValueError:

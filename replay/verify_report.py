@@ -56,11 +56,14 @@ class Report:
     credit_exempt: list[str] = field(default_factory=list)
     balances_sum: int = 0
     snapshots_checked: int = 0
-    # The log's last position and the hash of the event there: a checkpoint to keep, and to
-    # give a later run as ``--expect-head POSITION:HASH``.
+    # The log's last position, the hash of the event there, and the log's digest up to it
+    # (replay.log_digest): ``POSITION:DIGEST`` is the checkpoint to keep, and to give a later
+    # run as ``--expect-head``.
     head_position: int = 0
     head_hash: str | None = None
+    head_digest: str | None = None
     expected_head: str | None = None
+    expected_head_note: str = ""  # how a checkpoint that holds was weaker than a digest
     faults: list[Fault] = field(default_factory=list)
 
     @property
@@ -97,10 +100,12 @@ class Report:
         lines.append(
             f"  {self.snapshots_checked} stored snapshots checked against their streams' events"
         )
-        lines.append(f"  log head: {self.head_position}:{self.head_hash or '-'}")
+        lines.append(f"  log head: {self.head_position}:{self.head_digest or '-'}")
         if self.expected_head:
             held = not any(f.check == "head" for f in self.faults)
             verdict = "holds" if held else "does NOT hold (see the fault)"
+            if held and self.expected_head_note:
+                verdict += f" ({self.expected_head_note})"
             lines.append(f"  expected head {self.expected_head}: {verdict}")
         for table in self.credit_exempt:
             lines.append(f"  table {table} gives credit: its wallets may go below zero")

@@ -89,7 +89,7 @@ def test_a_bad_checkpoint_is_a_json_error_under_json(tmp_path, capsys, head):
     assert main(["--json", "verify", "--expect-head", head], env=env) == 2
 
     out = json.loads(capsys.readouterr().out)
-    assert out["error"].startswith("--expect-head: a checkpoint is POSITION:HASH")
+    assert out["error"].startswith("--expect-head: a checkpoint is POSITION:DIGEST")
 
 
 @pytest.mark.parametrize("as_json", [False, True])

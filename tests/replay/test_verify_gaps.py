@@ -5,11 +5,14 @@ table (and checks only that table's snapshots), and ``export --table`` too."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import sqlite3
 from uuid import UUID
 
 import pytest
+from forgery import forge_stream
 from replay_history import play_history
 from store_checks import verified
 
@@ -104,8 +107,8 @@ def test_a_dropped_round_stream_is_named(sqlite_history):
 
 def test_the_head_is_reported_and_a_cut_after_the_checkpoint_is_named(sqlite_history, capsys):
     env, _, before = sqlite_history
-    head = f"{before.head_position}:{before.head_hash}"
-    assert before.head_hash and len(before.head_hash) == 64
+    head = f"{before.head_position}:{before.head_digest}"
+    assert before.head_digest and len(before.head_digest) == 64
     assert f"log head: {head}" in before.text()
     held = verified(env, expect_head=head)
     assert held.ok and f"expected head {head}: holds" in held.text()
@@ -136,6 +139,50 @@ def test_the_head_is_reported_and_a_cut_after_the_checkpoint_is_named(sqlite_his
     assert out["first_fault"]["check"] == "head"
     assert out["head_position"] < before.head_position
     assert main(["verify", "--expect-head", "12:nothex"], env=env) == 2
+
+
+def _renamed(events: list) -> list:
+    first = dataclasses.replace(events[0], name="Mallory")
+    return [first, *events[1:]]
+
+
+def test_a_stream_rewritten_whole_before_the_checkpoint_breaks_the_digest(sqlite_history):
+    """A player's name changed with his stream's hashes recomputed: every chain still fits
+    and nothing else checks a name, but the log's digest at the checkpoint changes."""
+    env, _, before = sqlite_history
+    digest = f"{before.head_position}:{before.head_digest}"
+    event_only = f"{before.head_position}:{before.head_hash}"
+    with sqlite3.connect(env["SQLITE_DBNAME"]) as db:
+        (player,) = db.execute(
+            "SELECT originator_id FROM stored_events WHERE topic LIKE '%Player.Registered'"
+            " ORDER BY rowid LIMIT 1"
+        ).fetchone()
+    forge_stream(env, str(UUID(player)), _renamed)
+
+    assert verified(env).ok  # the chains alone cannot tell
+    broken = verified(env, expect_head=digest)
+    assert [f.check for f in broken.faults] == ["head"]
+    assert "was changed, added or removed" in broken.first.problem
+    # A checkpoint of the last event's own hash (as verify printed before the digest) still
+    # holds, and says why it is the weaker one.
+    weak = verified(env, expect_head=event_only)
+    assert weak.ok
+    assert f"expected head {event_only}: holds (an event's own hash" in weak.text()
+
+
+def test_the_digest_is_the_documented_running_sha256(sqlite_history):
+    """Recomputed from the stored events as README's formula says, outside ``verify``."""
+    env, _, before = sqlite_history
+    app = TwentyOneLedger(env=env)
+    try:
+        digest = "0" * 64
+        for n in app.recorder.select_notifications(start=1, limit=10**7):
+            event = app.mapper.to_domain_event(n)
+            line = f"{digest}\n{n.id}:{n.originator_id}:{n.originator_version}:{event.hash}"
+            digest = hashlib.sha256(line.encode()).hexdigest()
+    finally:
+        app.close()
+    assert digest == before.head_digest
 
 
 def test_verify_table_refuses_what_is_no_table_and_counts_the_tables_streams(
