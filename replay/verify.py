@@ -43,6 +43,7 @@ from ledger.domain.round import Round
 from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table
 from ledger.domain.transfers import FundsTransferredBase
+from replay.audit_events import utc
 from replay.damage import ALTERED
 from replay.event_shape import misshapen
 from replay.log_digest import START, next_digest, raw_hash
@@ -85,6 +86,7 @@ class Verifier:
         self.in_hands: dict[str, Counter[str]] = defaultdict(Counter)  # cards in a round's hands
         self.replaced: list[tuple[Where, str, str, Counter[str]]] = []  # ShoeReplaced
         self.chains: dict[str, tuple[str | None, int]] = {}
+        self.times: dict[str, Any] = {}  # each stream's latest event time so far
         self.events = 0
         self.round_table: dict[str, str] = {}
         self.round_credit: dict[str, bool] = {}
@@ -188,6 +190,16 @@ class Verifier:
             self.fault(where, "chain", "the event carries no hash")
         elif not intact:
             self.fault(where, "chain", "content does not match its hash (the event was altered)")
+        moment = fields.get("timestamp")
+        last = self.times.get(where.stream)
+        if last is not None and moment is not None and moment < last:
+            self.fault(
+                where,
+                "chain",
+                f"recorded at {utc(moment)}, before the stream's previous event ({utc(last)}): "
+                "a stream's times never go back",
+            )
+        self.times[where.stream] = moment if last is None or moment is None else max(moment, last)
         self.chains[where.stream] = (fields.get("hash"), where.version + 1)
         return intact
 

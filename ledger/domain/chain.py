@@ -287,7 +287,8 @@ class ChainedAggregate(Aggregate):
         copied them twice more; about a tenth of a simulated round. Its other steps are these,
         in its order, but for its check of an aggregate's explicit ``TOPIC``, which no
         aggregate here has (tests/unit/test_chain.py holds them to that). As the library's,
-        it keeps a ``timestamp`` given; the chain's own fields are never taken from a caller."""
+        it keeps a ``timestamp`` given; one it makes is never before the aggregate's last
+        event's. The chain's own fields are never taken from a caller."""
         if not _CHAINED.isdisjoint(kwargs):  # checked without making a set for every event
             given = sorted(_CHAINED.intersection(kwargs))
             raise TypeError(f"Can't construct event {event_class}: {given} are set here")
@@ -297,7 +298,10 @@ class ChainedAggregate(Aggregate):
             originator_version=self.version + 1,
         )
         if fields.get("timestamp") is None:
-            fields["timestamp"] = event_class.create_timestamp()
+            # Never before the stream's last event: servers' clocks may differ by a little,
+            # and a stream's times in order are what "as it stood at a moment" bisects.
+            now = event_class.create_timestamp()
+            fields["timestamp"] = now if now >= self._modified_on else self._modified_on
         fields["prev_hash"] = self.last_hash
         fields["hash"] = event_hash(event_class.__qualname__, fields)
         new_event = _event(event_class, fields)

@@ -9,6 +9,7 @@ import dataclasses
 import hashlib
 import json
 import sqlite3
+from datetime import timedelta
 from uuid import UUID
 
 import pytest
@@ -168,6 +169,26 @@ def test_a_stream_rewritten_whole_before_the_checkpoint_breaks_the_digest(sqlite
     weak = verified(env, expect_head=event_only)
     assert weak.ok
     assert f"expected head {event_only}: holds (an event's own hash" in weak.text()
+
+
+def test_an_event_dated_before_its_streams_previous_one_is_named(sqlite_history):
+    """Re-dated with its stream's hashes recomputed, so the chain fits: a stream's times are
+    what ``table --at`` bisects, and a writer never dates an event before the last one."""
+    env, _, _ = sqlite_history
+    with sqlite3.connect(env["SQLITE_DBNAME"]) as db:
+        (player,) = db.execute(
+            "SELECT originator_id FROM stored_events WHERE topic LIKE '%Player.Registered'"
+            " ORDER BY rowid LIMIT 1"
+        ).fetchone()
+
+    def back_dated(events):
+        earlier = events[0].timestamp - timedelta(hours=1)
+        return [events[0], dataclasses.replace(events[1], timestamp=earlier), *events[2:]]
+
+    forge_stream(env, str(UUID(player)), back_dated)
+    report = verified(env)
+    assert [(f.check, f.version) for f in report.faults] == [("chain", 2)]
+    assert "before the stream's previous event" in report.first.problem
 
 
 def test_the_digest_is_the_documented_running_sha256(sqlite_history):

@@ -1,7 +1,7 @@
 """The hash chain: each event commits to its content and to its predecessor."""
 
 import dataclasses
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -60,7 +60,7 @@ def test_the_hash_covers_the_event_type():
 
 
 def test_the_fast_canonical_encoding_equals_the_standard_librarys():
-    from datetime import UTC, datetime
+    from datetime import UTC, datetime, timedelta
     from uuid import uuid4
 
     from ledger.domain.chain import canonical, canonical_reference
@@ -105,6 +105,20 @@ def test_an_event_keeps_a_timestamp_given_and_hashes_it_but_never_takes_the_chai
         with pytest.raises(TypeError, match=name):
             player.trigger_event(Player.FundsTransferred, **fields, **{name: value})
     assert player.pending_events[-1] is event, "a refused event is not recorded"
+
+
+def test_a_streams_times_never_go_back_when_this_clock_is_behind_the_last_writers():
+    """Another server with a clock ahead wrote the stream's last event: the next event made
+    here takes that time rather than an earlier one, so ``table --at`` may bisect a stream."""
+    player = Player.register(name="Ann", actor="admin")
+    ahead = datetime.now(UTC) + timedelta(minutes=5)
+    fields = {"from_account": "cashier", "to_account": player.account, "amount": 5}
+    fields |= {"clause": "L-BUY-IN", "memo": "buy-in", "round_id": ""}
+    player.trigger_event(Player.FundsTransferred, timestamp=ahead, **fields)
+    player.trigger_event(Player.FundsTransferred, **fields)
+    later = player.pending_events[-1]
+    assert later.timestamp == ahead
+    assert verify_chain(player.pending_events) == (True, None)
 
 
 class _Defaulted(ChainedAggregate):
