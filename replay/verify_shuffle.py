@@ -112,7 +112,16 @@ def check_cards(
         elif index < expected:
             fault(where, f"shoe {shoe_id} place {index} is drawn after place {expected - 1}")
         elif index > expected:
-            fault(where, missing_places(shoe_id, expected, index, f"place {index} was"))
+            problem = missing_places(shoe_id, expected, index, f"place {index} was")
+            before = used.get((shoe_id, expected - 1))
+            if before is not None:
+                # The gap is named at the card after it, which may be the next round's: the
+                # card before it names the other round that may have lost the card.
+                problem += (
+                    f", between place {expected - 1} ({before.type} v{before.version} of "
+                    f"stream {before.stream}, position {before.position}) and this card"
+                )
+            fault(where, problem)
         used[(shoe_id, index)] = where
         following[shoe_id] = max(expected, index + 1)
         if shoe_id not in orders:

@@ -60,7 +60,7 @@ def test_the_hash_covers_the_event_type():
 
 
 def test_the_fast_canonical_encoding_equals_the_standard_librarys():
-    from datetime import UTC, datetime, timedelta
+    from datetime import UTC, datetime
     from uuid import uuid4
 
     from ledger.domain.chain import canonical, canonical_reference
