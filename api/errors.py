@@ -14,16 +14,18 @@ from http import HTTPStatus
 from typing import Any
 
 from flask import Flask, Response, current_app
-from marshmallow import Schema, fields
-from werkzeug.exceptions import HTTPException
+from marshmallow import Schema, fields, validate
+from werkzeug.exceptions import HTTPException, default_exceptions
 
+from api.body import MalformedJson
+from api.cursors import CursorBeyondLog
 from ledger import errors as ledger_errors
 from ledger.text import shown
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 TYPE_BASE = "https://twenty-one-ledger.example/problems/"
 
-# The problem kind of a plain HTTP error, by status; other statuses use werkzeug's name.
+# The problem kind of a plain HTTP error, by status; any other status is ``http-<status>``.
 _HTTP_KINDS = {
     400: "bad-request",
     401: "unauthorized",
@@ -37,14 +39,52 @@ _HTTP_KINDS = {
     500: "internal-error",
     503: "projection-lag",
 }
+# The kinds the API's own checks name, besides the ledger's refusals (each ``LedgerError``'s
+# ``kind``), the plain HTTP errors' and the HTTP errors that name their own (api/body.py,
+# api/cursors.py).
+BAD_IDEMPOTENCY_KEY = "bad-idempotency-key"
+IDEMPOTENCY_CONFLICT = ledger_errors.IdempotencyConflict.kind
+BAD_LAST_EVENT_ID = "bad-last-event-id"
+PROJECTION_SUPERSEDED = "projection-superseded"
+STORED_EVENTS_DAMAGED = "stored-events-damaged"
+STORE_FILE_DAMAGED = "store-file-damaged"
+_API_KINDS = (
+    BAD_IDEMPOTENCY_KEY,
+    BAD_LAST_EVENT_ID,
+    PROJECTION_SUPERSEDED,
+    STORED_EVENTS_DAMAGED,
+    STORE_FILE_DAMAGED,
+)
 # Headers of a werkzeug error worth keeping (405's Allow, 401's WWW-Authenticate, …).
 _KEPT_HEADERS = ("Allow", "WWW-Authenticate", "Retry-After")
+
+
+def http_kind(status: int) -> str:
+    """The problem kind of a plain HTTP error with this status."""
+    return _HTTP_KINDS.get(status) or f"http-{status}"
+
+
+def _refusals(cls: type[ledger_errors.LedgerError]) -> list[type[ledger_errors.LedgerError]]:
+    return [cls, *(sub for child in cls.__subclasses__() for sub in _refusals(child))]
+
+
+def problem_kinds() -> list[str]:
+    """Every kind a problem document may name, sorted: each ledger refusal's, each HTTP
+    error's (every status werkzeug raises), and the API's own."""
+    kinds = {cls.kind for cls in _refusals(ledger_errors.LedgerError)}
+    kinds |= {http_kind(status) for status in default_exceptions}
+    kinds |= {MalformedJson.kind, CursorBeyondLog.kind, *_API_KINDS}
+    return sorted(kinds)
 
 
 class ProblemSchema(Schema):
     """RFC 9457 problem details, as the OpenAPI document shows them."""
 
-    type = fields.String(required=True, metadata={"description": "URI naming the problem kind"})
+    type = fields.String(
+        required=True,
+        validate=validate.OneOf([TYPE_BASE + kind for kind in problem_kinds()]),
+        metadata={"description": "URI naming the problem kind"},
+    )
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     detail = fields.String()
@@ -84,7 +124,7 @@ class ProblemSchema(Schema):
 def problem(status: int, title: str, detail: str | None = None, **extra: Any) -> Response:
     """A problem response. ``kind`` (in ``extra``) names the type URI's last segment;
     ``headers`` (in ``extra``) are added to the response; other keys become members."""
-    kind = extra.pop("kind", None) or _HTTP_KINDS.get(status) or f"http-{status}"
+    kind = extra.pop("kind", None) or http_kind(status)
     headers = extra.pop("headers", None) or {}
     body: dict[str, Any] = {"type": TYPE_BASE + kind, "title": title, "status": status}
     if detail:
@@ -196,7 +236,7 @@ def handle_projection_superseded(error: Any) -> Response:
         503,
         "Server older than its read models",
         str(error),
-        kind="projection-superseded",
+        kind=PROJECTION_SUPERSEDED,
         projection=error.name,
     )
 
@@ -210,7 +250,7 @@ def handle_store_damaged(error: Any) -> Response:
         500,
         "Stored events damaged",
         str(error),
-        kind="stored-events-damaged",
+        kind=STORED_EVENTS_DAMAGED,
         stream=error.stream,
         version=error.version,
         position=error.position,
@@ -226,7 +266,7 @@ def handle_store_error(error: Exception) -> Response:
     if unreadable is None:
         return handle_unexpected(error)
     current_app.logger.error("%s", unreadable)
-    return problem(500, "Store file damaged", str(unreadable), kind="store-file-damaged")
+    return problem(500, "Store file damaged", str(unreadable), kind=STORE_FILE_DAMAGED)
 
 
 def handle_unexpected(error: Exception) -> Response:

@@ -37,7 +37,7 @@ from marshmallow import missing
 from werkzeug.exceptions import UnsupportedMediaType
 
 from api.body import MalformedJson, body_bytes, json_body
-from api.errors import problem
+from api.errors import BAD_IDEMPOTENCY_KEY, IDEMPOTENCY_CONFLICT, problem
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
@@ -101,7 +101,7 @@ def idempotent(view: Callable[..., Any]) -> Callable[..., Any]:
                 400,
                 "Bad Idempotency-Key",
                 f"{HEADER} must be 1 to {MAX_LENGTH} printable characters",
-                kind="bad-idempotency-key",
+                kind=BAD_IDEMPOTENCY_KEY,
             )
         key_id = g.key.id
         store = current_app.extensions["api_store"]
@@ -177,5 +177,5 @@ def _conflict(idem: str) -> Response:
         422,
         "Idempotency conflict",
         f"{HEADER} {idem!r} was first used with another request",
-        kind="idempotency-conflict",
+        kind=IDEMPOTENCY_CONFLICT,
     )

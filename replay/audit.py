@@ -63,6 +63,8 @@ from replay.damage import fold, read_stream, reported
 from replay.stretch import Stretch, verify_stretch
 
 __all__ = ["audit_of", "audit_round", "chains_shown", "read_round", "summarize"]
+# The kinds of stream whose chain the audit checks (``chains_shown``; the API lists them).
+ROUND, WALLET, TABLE, SHOE = CHAIN_KINDS = ("round", "wallet", "table", "shoe")
 
 
 def read_round(app: Any, round_id: str) -> tuple[Round, list[Any]]:
@@ -190,14 +192,14 @@ def chains_shown(
     between two others; not a stream's last events dropped (``replay verify`` compares
     streams with one another and with a checkpoint)."""
     rid = str(round_events[0].originator_id)
-    streams: list[tuple[str, str, list[Any]]] = [("round", rid, round_events)]
-    streams += [("wallet", pid, stretch.events) for pid, stretch in wallets.items()]
+    streams: list[tuple[str, str, list[Any]]] = [(ROUND, rid, round_events)]
+    streams += [(WALLET, pid, stretch.events) for pid, stretch in wallets.items()]
     if table is not None:
-        streams.append(("table", table[0], table[1].events))
-    streams += [("shoe", sid, events) for sid, events in shoes.items()]
+        streams.append((TABLE, table[0], table[1].events))
+    streams += [(SHOE, sid, events) for sid, events in shoes.items()]
     checked = []
     for kind, stream, read in streams:
-        ok, fault = verify_chain(read) if kind in ("round", "shoe") else verify_stretch(read)
+        ok, fault = verify_chain(read) if kind in (ROUND, SHOE) else verify_stretch(read)
         checked.append(
             {"kind": kind, "stream": stream, "events": len(read), "ok": ok, "fault": fault}
         )

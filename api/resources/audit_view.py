@@ -11,7 +11,16 @@ from typing import Any
 
 from api.resources.common import ledger, permit
 from api.shoe_secrets import burns_shown, mask_audited_shoe, withheld_shoes
-from api.visibility import HIDDEN, burn_shoes, dealer_total_hidden, event_views, owns, sees_all
+from api.visibility import (
+    FULL_SCOPE,
+    HIDDEN,
+    PLAYER_SCOPE,
+    burn_shoes,
+    dealer_total_hidden,
+    event_views,
+    owns,
+    sees_all,
+)
 from ledger import accounts
 from replay.audit import audit_of, read_round, summarize
 from replay.audit_reconcile import money_verdict
@@ -32,7 +41,7 @@ def audit_for(round_id: str, viewer: Any) -> dict:
     with reported():
         report = audit_of(app, rnd, events)
     if sees_all(viewer):
-        return {**report, "scope": "full"}
+        return {**report, "scope": FULL_SCOPE}
     with reported(rnd.table_id):
         table = app.get_table(str(rnd.table_id))
     secret = {str(s) for s in withheld_shoes(app, table, viewer)}
@@ -76,7 +85,7 @@ def player_audit(rnd: Any, report: dict, viewer: Any, withheld: set[str]) -> dic
     balances = [b for b in report["balances"] if b["player"] == me]
     return {
         **report,
-        "scope": "player",
+        "scope": PLAYER_SCOPE,
         "events": events,
         "hands": hands,
         "dealer_hands": dealer_hands,

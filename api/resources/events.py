@@ -12,7 +12,7 @@ from flask import Response, g, request, stream_with_context
 from api.auth import authenticate, require
 from api.body import Blueprint
 from api.cursors import log_head, within_the_log
-from api.errors import problem
+from api.errors import BAD_LAST_EVENT_ID, problem
 from api.resources.common import ledger, table_members
 from api.resources.feed import table_page
 from api.responses import answers
@@ -77,7 +77,7 @@ def stream(args, table_id):
                 "Bad Last-Event-ID",
                 f"Last-Event-ID must be a position the log has reached (0 to {head}), "
                 f"in ASCII digits; got {last[:40]!r}",
-                kind="bad-last-event-id",
+                kind=BAD_LAST_EVENT_ID,
             )
         after = int(last)
     elif args["after"] is not None:

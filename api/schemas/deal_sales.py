@@ -36,21 +36,27 @@ class DealOfferViewSchema(PositionSchema):
 
 
 class DealTermsSchema(Schema):
-    seller = fields.String()
-    buyer = fields.String()
-    price = fields.Integer()
+    seller = fields.String(required=True)
+    buyer = fields.String(required=True)
+    price = fields.Integer(required=True)
 
 
 class DealOfferWithdrawnSchema(PositionSchema):
     table_id = fields.String(required=True)
-    withdrawn = fields.Nested(DealTermsSchema, metadata={"description": "the offer that ended"})
-    actor = fields.String(metadata={"description": "the seller withdrew, or the buyer declined"})
+    withdrawn = fields.Nested(
+        DealTermsSchema, required=True, metadata={"description": "the offer that ended"}
+    )
+    actor = fields.String(
+        required=True, metadata={"description": "the seller withdrew, or the buyer declined"}
+    )
     replayed = fields.Boolean()
 
 
 class DealSoldSchema(PositionSchema):
     table_id = fields.String(required=True)
-    dealer = fields.String(metadata={"description": "the buyer, who deals from now on"})
-    seller = fields.String()
-    price = fields.Integer()
+    dealer = fields.String(
+        required=True, metadata={"description": "the buyer, who deals from now on"}
+    )
+    seller = fields.String(required=True)
+    price = fields.Integer(required=True)
     replayed = fields.Boolean()

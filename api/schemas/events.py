@@ -5,21 +5,42 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.schemas.common import QueryInteger, QuerySeconds
+from api.visibility import CLOSED_EVENT
+from ledger.domain.round import Round
+from ledger.domain.shoe import Shoe
+from ledger.domain.table import Table
+from replay.event_schemas import event_classes
+
+
+def event_types(*aggregates: type) -> list[str]:
+    """The type names (``CardDealt``) of every event the streams of ``aggregates`` hold."""
+    streams = {aggregate.__name__ for aggregate in aggregates}
+    return sorted(
+        {cls.__name__ for name, cls in event_classes().items() if name.split(".")[0] in streams}
+    )
+
+
+# A table's events, its rounds' and its shoes' (the feeds, a round's audit), and what a hidden
+# hand's closing event reads as for a viewer who may not learn why it closed.
+FEED_EVENT_TYPES = sorted({*event_types(Table, Round, Shoe), CLOSED_EVENT})
 
 
 class EventSchema(Schema):
-    type = fields.String(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(FEED_EVENT_TYPES))
     aggregate_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    timestamp = fields.String()
+    timestamp = fields.String(required=True)
     position = fields.Integer(
+        required=True,
         allow_none=True,
         metadata={
             "description": "the event's position in the ledger's log, in the round's events as"
             " in the table's feed (a cursor for ?after=)"
         },
     )
-    data = fields.Dict(keys=fields.String(), metadata={"description": "masked for players"})
+    data = fields.Dict(
+        keys=fields.String(), required=True, metadata={"description": "masked for players"}
+    )
 
 
 class EventPageSchema(Schema):

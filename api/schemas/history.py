@@ -5,6 +5,10 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.schemas.common import QueryInteger
+from api.schemas.tables import FAMILY
+from replay.event_schemas import event_classes
+from replay.projections.audit_trail import AuditTrail
+from replay.projections.history import ROUND_ROLES, ROUND_STATUSES
 
 PROJECTED = {"description": "the position the read models had reached when answering"}
 
@@ -19,7 +23,9 @@ class PageSchema(ProjectedSchema):
     """A page of a read-model list."""
 
     next = fields.Integer(
-        allow_none=True, metadata={"description": "pass as `after` for the next page"}
+        required=True,
+        allow_none=True,
+        metadata={"description": "pass as `after` for the next page; null after the last"},
     )
 
 
@@ -96,7 +102,7 @@ class BankrollSchema(AccountSchema):
 
 class RoundPlayerSchema(Schema):
     player_id = fields.String(required=True)
-    role = fields.String(required=True, metadata={"description": "banker or punter"})
+    role = fields.String(required=True, validate=validate.OneOf(ROUND_ROLES))
     hands = fields.Integer(required=True)
     staked = fields.Integer(required=True)
     net = fields.Integer(required=True, metadata={"description": "the wallet's change"})
@@ -106,11 +112,11 @@ class RoundSummarySchema(Schema):
     round_id = fields.String(required=True)
     table_id = fields.String(required=True)
     number = fields.Integer(required=True)
-    family = fields.String(required=True)
+    family = fields.String(required=True, validate=FAMILY)
     dealer = fields.String(required=True)
     started_at = fields.String(required=True)
     ended_at = fields.String(required=True, metadata={"description": "empty while open"})
-    status = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(ROUND_STATUSES))
     hands = fields.Integer(required=True)
     settled = fields.Integer(required=True)
     passes_deal = fields.String(required=True)
@@ -132,11 +138,11 @@ class PlayerRoundSchema(Schema):
     round_id = fields.String(required=True)
     table_id = fields.String(required=True)
     number = fields.Integer(required=True)
-    family = fields.String(required=True)
-    status = fields.String(required=True)
+    family = fields.String(required=True, validate=FAMILY)
+    status = fields.String(required=True, validate=validate.OneOf(ROUND_STATUSES))
     started_at = fields.String(required=True)
     ended_at = fields.String(required=True)
-    role = fields.String(required=True)
+    role = fields.String(required=True, validate=validate.OneOf(ROUND_ROLES))
     hands = fields.Integer(required=True)
     staked = fields.Integer(required=True)
     net = fields.Integer(required=True)
@@ -150,7 +156,7 @@ class PlayerRoundsSchema(PageSchema):
 class TableResultsSchema(ProjectedSchema):
     table_id = fields.String(required=True)
     name = fields.String(required=True)
-    family = fields.String(required=True)
+    family = fields.String(required=True, validate=FAMILY)
     opened_at = fields.String(required=True)
     closed_at = fields.String(required=True)
     rounds = fields.Integer(required=True)
@@ -160,11 +166,19 @@ class TableResultsSchema(ProjectedSchema):
     punters_net = fields.Integer(required=True)
     returned = fields.Integer(required=True, metadata={"description": "staked + punters' net"})
     return_to_player = fields.String(
-        allow_none=True, metadata={"description": "returned / staked, four places"}
+        required=True,
+        allow_none=True,
+        metadata={"description": "returned / staked, four places; null when nothing was staked"},
     )
     banker_net = fields.Integer(required=True, metadata={"description": "private families"})
     house_net = fields.Integer(required=True, metadata={"description": "casino"})
     pool_balance = fields.Integer(required=True, metadata={"description": "VU-27/28"})
+
+
+# The events a round's trail holds (``Round.CardDealt``): the round's, and the transfers made
+# for it in the wallets' and the table's streams (of the names its projector handles, those
+# of events stored: not the library's ``Round.Event`` and ``Round.Created``).
+TRAIL_EVENT_TYPES = sorted(set(AuditTrail().handlers()) & set(event_classes()))
 
 
 class TrailEntrySchema(Schema):
@@ -172,11 +186,11 @@ class TrailEntrySchema(Schema):
     stream = fields.String(required=True)
     version = fields.Integer(required=True)
     time = fields.String(required=True)
-    type = fields.String(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(TRAIL_EVENT_TYPES))
     actor = fields.String(required=True)
     hand = fields.String(required=True)
     card = fields.String(required=True)
-    amount = fields.Integer(allow_none=True)
+    amount = fields.Integer(required=True, allow_none=True)
     clauses = fields.String(required=True)
     data = fields.Dict(required=True)
     prev_hash = fields.String(required=True)

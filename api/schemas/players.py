@@ -17,5 +17,5 @@ class AmountSchema(Request):
 
 class PlayerSchema(PositionSchema):
     player_id = fields.String(required=True)
-    name = fields.String()
+    name = fields.String(required=True)
     balance = fields.Integer(required=True)

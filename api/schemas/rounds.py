@@ -16,6 +16,9 @@ from api.schemas.common import (
     Text,
     money_range,
 )
+from api.schemas.tables import FAMILY
+from api.visibility import CLOSED
+from ledger.domain.round import HAND_STATUSES, OUTCOMES, PHASES
 from ledger.text import VISIBLE_TEXT_PATTERN
 
 
@@ -138,36 +141,62 @@ def action_union_doc() -> dict[str, Any]:
     return {"oneOf": variants, "discriminator": {"propertyName": "action"}}
 
 
-class HandViewSchema(Schema):
+HAND_STATUS = (
+    '"open" while it may draw; then "stood", "bust" or "natural"; "settled" when paid before '
+    "any of those (the dealer's natural, VU-24 thrown up, VU-25 false division), and a "
+    'dealer\'s hand the round ended without playing; "closed" hides which to a viewer who may '
+    "not learn it"
+)
+
+
+class HandCardsSchema(Schema):
+    """What a player's hand and a dealer's hand both show."""
+
     id = fields.String(required=True)
-    cards = fields.List(fields.String(), metadata={"description": '"??" for a hidden card'})
-    face_up = fields.List(fields.Boolean())
+    cards = fields.List(
+        fields.String(), required=True, metadata={"description": '"??" for a hidden card'}
+    )
+    face_up = fields.List(fields.Boolean(), required=True)
     status = fields.String(
-        metadata={
-            "description": '"open" while it may draw; then "stood", "bust" or "natural"; '
-            '"settled" when paid before any of those (the dealer\'s natural, VU-24 thrown up, '
-            "VU-25 false division), and a dealer's hand the round ended without playing; "
-            '"closed" hides which to a viewer who may not learn it'
-        }
+        required=True,
+        validate=validate.OneOf([*HAND_STATUSES, CLOSED]),
+        metadata={"description": HAND_STATUS},
     )
-    draws = fields.Integer()
-    aces = fields.Dict(keys=fields.String(), values=fields.Integer())
+    draws = fields.Integer(required=True)
+    aces = fields.Dict(keys=fields.String(), values=fields.Integer(), required=True)
     total = fields.Integer(
-        allow_none=True, metadata={"description": "null while any card is hidden"}
+        required=True, allow_none=True, metadata={"description": "null while any card is hidden"}
     )
-    natural = fields.Boolean()
-    player = fields.String()
-    seat = fields.Integer()
-    stake = fields.Integer()
-    held = fields.Integer()
-    doubled = fields.Boolean()
-    split_from = fields.String(allow_none=True)
-    insurance = fields.Integer()
-    surrendered = fields.Boolean()
-    settled = fields.Boolean()
-    outcome = fields.String(allow_none=True)
-    result = fields.Integer(allow_none=True, metadata={"description": "the player's net"})
-    pending_two = fields.List(fields.String(), allow_none=True)
+
+
+class HandViewSchema(HandCardsSchema):
+    """A player's hand."""
+
+    player = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    stake = fields.Integer(required=True)
+    held = fields.Integer(required=True)
+    doubled = fields.Boolean(required=True)
+    split_from = fields.String(required=True, allow_none=True)
+    insurance = fields.Integer(required=True)
+    surrendered = fields.Boolean(required=True)
+    settled = fields.Boolean(required=True)
+    outcome = fields.String(
+        required=True,
+        allow_none=True,
+        validate=validate.OneOf(OUTCOMES),
+        metadata={"description": "null until the hand is settled"},
+    )
+    result = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "the player's net"}
+    )
+    pending_two = fields.List(fields.String(), required=True, allow_none=True)
+
+
+class DealerHandViewSchema(HandCardsSchema):
+    """One of the dealer's hands."""
+
+    natural = fields.Boolean(required=True)
 
 
 class RoundViewSchema(PositionSchema):
@@ -175,26 +204,31 @@ class RoundViewSchema(PositionSchema):
     started it."""
 
     round_id = fields.String(required=True)
-    table_id = fields.String()
-    number = fields.Integer()
-    family = fields.String()
-    phase = fields.String()
-    ended = fields.Boolean()
-    dealer = fields.String()
-    dealer_doubled = fields.Boolean()
-    current_turn = fields.String(allow_none=True)
-    order = fields.List(fields.String())
-    hands = fields.List(fields.Nested(HandViewSchema))
-    dealer_hand = fields.Nested(HandViewSchema)
-    dealer_second = fields.Nested(HandViewSchema, allow_none=True)
+    table_id = fields.String(required=True)
+    number = fields.Integer(required=True)
+    family = fields.String(required=True, validate=FAMILY)
+    phase = fields.String(required=True, validate=validate.OneOf(PHASES))
+    ended = fields.Boolean(required=True)
+    dealer = fields.String(required=True)
+    dealer_doubled = fields.Boolean(required=True)
+    current_turn = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the hand whose turn it is; null when it is no player's"},
+    )
+    order = fields.List(fields.String(), required=True)
+    hands = fields.List(fields.Nested(HandViewSchema), required=True)
+    dealer_hand = fields.Nested(DealerHandViewSchema, required=True)
+    dealer_second = fields.Nested(DealerHandViewSchema, required=True, allow_none=True)
     dealer_hands = fields.List(
-        fields.Nested(HandViewSchema),
+        fields.Nested(DealerHandViewSchema),
+        required=True,
         metadata={
             "description": "every hand of the dealer's in the order he plays them: his first, "
             "then those he divided (VU-21), up to four"
         },
     )
-    version = fields.Integer()
+    version = fields.Integer(required=True)
 
 
 class RoundStartSchema(Request):
@@ -206,3 +240,7 @@ class RoundStartSchema(Request):
 class ActionResultSchema(PositionSchema):
     result = fields.Dict(keys=fields.String(), required=True)
     round = fields.Nested(RoundViewSchema, required=True)
+    position = fields.Integer(
+        required=True,
+        metadata={"description": "notification position of the write: read-your-writes cursor"},
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import fields, validate
+from marshmallow import Schema, fields, validate
 
 from api.schemas.common import (
     OptionValue,
@@ -12,12 +12,14 @@ from api.schemas.common import (
     Text,
     amount,
 )
+from ledger.rules import FAMILIES
+from ledger.rules.vingt_un import DEALER_CHOICE
 
-FAMILIES = ("vingt-un", "hoyle-1913", "ochko", "casino")
+FAMILY = validate.OneOf(list(FAMILIES))
 
 
 class TableCreateSchema(Request):
-    family = fields.String(required=True, validate=validate.OneOf(FAMILIES))
+    family = fields.String(required=True, validate=FAMILY)
     options = fields.Dict(
         keys=fields.String(),  # an unknown name is the rule set's to refuse (invalid-rules)
         values=OptionValue(),
@@ -61,32 +63,45 @@ class TableCloseSchema(Request):
 
 
 class SeatSchema(PositionSchema):
-    table_id = fields.String()
-    seat = fields.Integer()
-    player_id = fields.String()
+    table_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    player_id = fields.String(required=True)
+
+
+class TableSeatSchema(Schema):
+    """An occupied seat, as a table lists it."""
+
+    seat = fields.Integer(required=True)
+    player_id = fields.String(required=True)
 
 
 class TableSchema(PositionSchema):
     table_id = fields.String(required=True)
-    name = fields.String()
-    family = fields.String()
-    rules = fields.Dict(keys=fields.String())
-    seats = fields.List(fields.Nested(SeatSchema))
-    dealer = fields.String(allow_none=True)
-    current_round = fields.String(allow_none=True)
-    rounds = fields.Integer(metadata={"description": "rounds started so far"})
+    name = fields.String(required=True)
+    family = fields.String(required=True, validate=FAMILY)
+    rules = fields.Dict(keys=fields.String(), required=True)
+    seats = fields.List(fields.Nested(TableSeatSchema), required=True)
+    dealer = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": '"house" at a casino table; null until one is chosen'},
+    )
+    current_round = fields.String(required=True, allow_none=True)
+    rounds = fields.Integer(required=True, metadata={"description": "rounds started so far"})
     round_ids = fields.List(
         fields.String(),
+        required=True,
         metadata={"description": "the latest rounds (up to 20), oldest first; all of them: "
                   "GET /v1/tables/{id}/rounds"},
     )  # fmt: skip
     pool = fields.Integer(
+        required=True,
         allow_none=True,
         metadata={"description": "the pool's balance in minor units (VU-27/28); null at "
                   "tables of other families"},
     )  # fmt: skip
-    closed = fields.Boolean()
-    version = fields.Integer()
+    closed = fields.Boolean(required=True)
+    version = fields.Integer(required=True)
 
 
 class TableResultSchema(PositionSchema):
@@ -94,7 +109,10 @@ class TableResultSchema(PositionSchema):
 
     table_id = fields.String(required=True)
     dealer = fields.String()
-    method = fields.String()
+    method = fields.String(
+        validate=validate.OneOf(DEALER_CHOICE),
+        metadata={"description": "how the dealer was chosen"},
+    )
     recipient = fields.String()
     amount = fields.Integer()
     closed = fields.Boolean()

@@ -22,6 +22,45 @@ DEALER_SECOND = "dealer2"  # the dealer's second hand after dividing his pair (V
 # kind make at most four hands (VU-20). A divided hand is named by the number of hands so far.
 DEALER_HANDS = (DEALER, DEALER_SECOND, "dealer3", "dealer4")
 OPEN, STOOD, BUST, NATURAL, SETTLED = "open", "stood", "bust", "natural", "settled"
+HAND_STATUSES = (OPEN, STOOD, BUST, NATURAL, SETTLED)
+# Every phase a round can be in, in the order a round meets them (each family passes through
+# some of them): ``ledger.games.phases.enter`` enters no other, and the API's document lists
+# them.
+STARTED, ENDED = "started", "ended"
+PHASES = (
+    STARTED,
+    "staking",  # the stakes on a first card already dealt
+    "betting",  # the stakes before any card
+    "dealer_double",  # VU-6
+    "dealing",  # VU-7
+    "insurance",
+    "play",
+    "dealer",
+    ENDED,
+)
+# Every outcome a ``HandSettled`` records, each family's words for it (ledger/games):
+# ``Play.pay_hand`` settles with no other, and the API's document lists them.
+OUTCOMES = (
+    "won",
+    "lost",
+    "even",
+    "push",
+    "stand-off",
+    "natural",
+    "natural stand-off",
+    "dealer natural",
+    "blackjack",
+    "bust",
+    "over-draw",
+    "both over 21",
+    "banker's 21",
+    "surrendered",
+    "thrown up",
+    "false division",
+    "stake taken by a natural",
+    "stakes taken by a natural",
+    "natural takes the table",
+)
 
 
 def is_dealer_hand(hand_id: str) -> bool:
@@ -90,7 +129,7 @@ class Round(ChainedAggregate):
             rnd.shoe_id = self.shoe_id
             rnd.shoe_next = self.shoe_next
             rnd.start_shoe = self.shoe_id
-            rnd.phase = "started"
+            rnd.phase = STARTED
             rnd.hands = {}
             rnd.order = []
             rnd.dealer_hand = new_dealer_hand()
@@ -416,7 +455,7 @@ class Round(ChainedAggregate):
 
         def apply(self, rnd: Round) -> None:
             rnd.ended = True
-            rnd.phase = "ended"
+            rnd.phase = ENDED
             rnd.passes_deal = self.clause if self.passes_deal else None
             # A dealer's hand the round was settled without (every player over 21 or
             # surrendered, CB-7) may draw no more: it reads settled, as a player's hand paid

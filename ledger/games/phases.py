@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from ledger.domain.round import Round
+from ledger.domain.round import PHASES, Round
 from ledger.games.play import Play
 
 
 def enter(play: Play, phase: str, clause: str) -> None:
+    if phase not in PHASES:  # a new phase is named in PHASES first (the API lists them)
+        raise ValueError(f"no round phase is named {phase!r}")
     if play.rnd.phase != phase:
         play.rnd.trigger_event(Round.PhaseEntered, phase=phase, clause=clause)
 

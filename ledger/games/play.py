@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from ledger import accounts
 from ledger.cards import is_natural
-from ledger.domain.round import DEALER, Round
+from ledger.domain.round import DEALER, OUTCOMES, Round
 from ledger.games.books import Books
 from ledger.rules import RuleSet
 
@@ -127,6 +127,8 @@ class Play:
     ) -> int:
         """Settle one hand: release its hold, move the net between player and banker
         (``dealer_totals``: each dealer hand's total, when he holds more than one)."""
+        if outcome not in OUTCOMES:  # a new outcome is named in OUTCOMES first (the API lists them)
+            raise ValueError(f"no settlement outcome is named {outcome!r}")
         hand = self.rnd.hands[hand_id]
         stake, held = hand["stake"], hand["held"]
         if type(multiplier) is not int:  # an int (most results) is exact, and far quicker

@@ -25,6 +25,11 @@ from replay.projections.rows import Rows
 from replay.side_payments import side_payment
 
 HOUSE = "house"
+# A round's status, and a player's part in it, as the views hold them (the API lists them).
+OPEN, ENDED = "open", "ended"
+ROUND_STATUSES = (OPEN, ENDED)
+BANKER, PUNTER = "banker", "punter"
+ROUND_ROLES = (BANKER, PUNTER)
 ROUND_COLUMNS = (
     "table_id", "number", "family", "dealer", "started_at", "ended_at", "status", "hands",
     "settled", "passes_deal", "position",
@@ -194,10 +199,10 @@ class History(Projector):
         rid, row = self._round(event, n)
         table_id = str(event.table_id)
         when = event.timestamp
-        row[:7] = [table_id, event.number, event.rules["family"], event.dealer, when, "", "open"]
+        row[:7] = [table_id, event.number, event.rules["family"], event.dealer, when, "", OPEN]
         self._table(table_id)[T_ROUNDS] += 1
         if event.dealer != HOUSE:
-            self._player(rid, row, event.dealer, "banker", n)
+            self._player(rid, row, event.dealer, BANKER, n)
 
     def _open_hand(
         self, rid: str, rnd: list[Any], hand: str, player: str, seat: int, n: Any
@@ -207,7 +212,7 @@ class History(Projector):
         row[0], row[1] = player, seat
         self.hands.touch(key)
         rnd[R_HANDS] += 1
-        self._player(rid, rnd, player, "punter", n)[P_HANDS] += 1
+        self._player(rid, rnd, player, PUNTER, n)[P_HANDS] += 1
 
     def hand_opened(self, event: Any, n: Any) -> None:
         rid, rnd = self._round(event, n)
@@ -227,7 +232,7 @@ class History(Projector):
         rid, rnd = self._round(event, n)
         hand = self._hand(rid, event.hand)
         hand[H_STAKE] += event.amount
-        self._player(rid, rnd, hand[H_PLAYER], "punter", n)[P_STAKED] += event.amount
+        self._player(rid, rnd, hand[H_PLAYER], PUNTER, n)[P_STAKED] += event.amount
         if hand[H_PLAYER] != rnd[R_DEALER]:
             self._table(rnd[R_TABLE])[T_STAKED] += event.amount
 
@@ -267,7 +272,7 @@ class History(Projector):
 
     def ended(self, event: Any, n: Any) -> None:
         _, rnd = self._round(event, n)
-        rnd[R_ENDED_AT], rnd[R_STATUS] = event.timestamp, "ended"
+        rnd[R_ENDED_AT], rnd[R_STATUS] = event.timestamp, ENDED
         rnd[R_PASSES] = event.clause if event.passes_deal else ""
 
     # -- money -----------------------------------------------------------------------------
@@ -284,9 +289,9 @@ class History(Projector):
             elif kind == "house":
                 self._table(owner)[T_HOUSE] += change
             elif kind == "player" and rnd is not None and rnd[R_TABLE]:
-                role = "banker" if owner == rnd[R_DEALER] else "punter"
+                role = BANKER if owner == rnd[R_DEALER] else PUNTER
                 self._player(event.round_id, rnd, owner, role, n)[P_NET] += change
-                self._table(rnd[R_TABLE])[T_BANKER if role == "banker" else T_PUNTERS] += change
+                self._table(rnd[R_TABLE])[T_BANKER if role == BANKER else T_PUNTERS] += change
         # fmt: skip
 
 

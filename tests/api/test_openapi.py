@@ -5,6 +5,8 @@ import json
 import re
 
 import pytest
+from jsonschema import Draft202012Validator
+from test_rounds_http import Http, open_table
 
 from api.openapi import COMMITTED, build_spec, generate, main, spec_path
 
@@ -246,3 +248,203 @@ def test_documented_headers_are_the_ones_the_server_sends(client, admin_key, aut
     assert "ETag" not in again.headers
     refused = client.get("/v1/tables/00000000-0000-0000-0000-000000000000")
     assert refused.status_code == 401 and refused.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+# --- response schemas: what is always sent, and the closed sets ------------------------------
+
+
+def props(spec, name):
+    return spec["components"]["schemas"][name]["properties"]
+
+
+def required(spec, name):
+    return set(spec["components"]["schemas"][name].get("required", []))
+
+
+@pytest.mark.parametrize(
+    ("name", "optional"),
+    [
+        ("RoundView", {"position"}),  # only on the answer to the write that started it
+        ("HandView", set()),
+        ("DealerHandView", set()),
+        ("Table", {"position"}),
+        ("Seat", {"position"}),
+        ("Player", {"position"}),
+        ("Event", set()),
+        ("AuditEvent", {"actor", "player", "hand", "card", "amount"}),  # when the event has them
+        ("AuditSettlement", set()),
+        ("AuditHand", set()),
+        ("AuditShoe", set()),
+        ("AuditRecord", set()),
+        ("AuditCutRecord", set()),
+        ("AuditRevealRecord", set()),
+        ("RoundAudit", set()),
+        ("TrailEntry", set()),
+        ("DealSold", {"position", "replayed"}),  # replayed: only when a retry is answered
+        (
+            "Problem",
+            {"detail", "clause", "errors", "lag", "wanted", "reached", "projection"}
+            | {"stream", "version", "option", "position"},
+        ),  # fmt: skip
+    ],
+)
+def test_response_schemas_require_every_field_the_server_always_sends(spec, name, optional):
+    """A generated client makes a field optional unless the document requires it: every field
+    the view always writes is required, null or not (``current_turn``, ``total``: required and
+    nullable), and only those it sometimes leaves out are optional."""
+    assert set(props(spec, name)) - required(spec, name) == optional
+
+
+def enum(spec, name, field):
+    schema = props(spec, name)[field]
+    return schema["enum"] if "enum" in schema else schema["items"]["enum"]
+
+
+def test_closed_sets_are_enums_of_the_ledgers_own_names(spec):
+    """Each closed set is listed from the one place the code names it, so the document cannot
+    drift from what the server answers."""
+    from api.errors import TYPE_BASE, problem_kinds
+    from api.schemas.events import FEED_EVENT_TYPES
+    from api.schemas.history import TRAIL_EVENT_TYPES
+    from api.visibility import AUDIT_SCOPES, CLOSED, CLOSED_EVENT
+    from ledger.domain.round import HAND_STATUSES, OUTCOMES, PHASES
+    from ledger.rules import FAMILIES
+    from ledger.rules.vingt_un import DEALER_CHOICE
+    from replay.audit import CHAIN_KINDS
+    from replay.projections.history import ROUND_ROLES, ROUND_STATUSES
+
+    assert list(FAMILIES) == ["vingt-un", "hoyle-1913", "ochko", "casino"]
+    for name in ("Table", "TableCreate", "RoundView", "RoundAudit", "RoundSummary"):
+        assert enum(spec, name, "family") == list(FAMILIES), name
+    for name in ("PlayerRound", "TableResults"):
+        assert enum(spec, name, "family") == list(FAMILIES), name
+    assert "play" in PHASES and "ended" in PHASES
+    assert enum(spec, "RoundView", "phase") == enum(spec, "RoundAudit", "phase") == list(PHASES)
+    statuses = [*HAND_STATUSES, CLOSED]
+    assert {"open", "stood", "bust", "natural", "settled", "closed"} == set(statuses)
+    assert enum(spec, "HandView", "status") == enum(spec, "DealerHandView", "status") == statuses
+    assert {"won", "lost", "push", "blackjack", "natural stand-off"} <= set(OUTCOMES)
+    assert enum(spec, "HandView", "outcome") == [*OUTCOMES, None]  # null until settled
+    assert enum(spec, "AuditSettlement", "outcome") == list(OUTCOMES)
+    assert {"CardDealt", "HandSettled", "Committed", "RoundOpened", CLOSED_EVENT} <= set(
+        FEED_EVENT_TYPES
+    )
+    assert enum(spec, "Event", "type") == enum(spec, "AuditEvent", "type") == FEED_EVENT_TYPES
+    assert {"Round.CardDealt", "Player.FundsTransferred"} <= set(TRAIL_EVENT_TYPES)
+    assert enum(spec, "TrailEntry", "type") == TRAIL_EVENT_TYPES
+    kinds = problem_kinds()
+    assert {"validation-error", "wrong-phase", "malformed-json", "cursor-beyond-log"} <= set(kinds)
+    assert enum(spec, "Problem", "type") == [TYPE_BASE + kind for kind in kinds]
+    assert enum(spec, "RoundAudit", "scope") == list(AUDIT_SCOPES) == ["full", "player"]
+    assert enum(spec, "AuditChainStream", "kind") == list(CHAIN_KINDS)
+    assert enum(spec, "RoundPlayer", "role") == enum(spec, "PlayerRound", "role")
+    assert enum(spec, "PlayerRound", "role") == list(ROUND_ROLES) == ["banker", "punter"]
+    assert enum(spec, "RoundSummary", "status") == list(ROUND_STATUSES) == ["open", "ended"]
+    assert enum(spec, "TableResult", "method") == list(DEALER_CHOICE)
+
+
+# --- real answers against the document ------------------------------------------------------
+
+UNKNOWN = "00000000-0000-0000-0000-000000000000"
+# Casino: Ann 6C 5D doubles to 21, Bob stands on TC 8D; the house shows 9H over 7S and breaks.
+# Vingt-un: Dee deals and calls double; Ann stands on 19, Bob draws over 21; Dee stands.
+ROUNDS = {
+    "casino": (
+        ["6C", "TC", "9H", "5D", "8D", "7S", "TH", "8C"],
+        [
+            ("Ann", {"action": "stake", "amount": 200}),
+            ("Bob", {"action": "stake", "amount": 300}),
+            ("Ann", {"action": "double_down", "hand": "h1"}),
+            ("Bob", {"action": "stand", "hand": "h2"}),
+        ],
+    ),
+    "vingt-un": (
+        ["TC", "9D", "8H", "KC", "7D", "9C", "6D"],
+        [
+            ("Ann", {"action": "stake", "amount": 200}),
+            ("Bob", {"action": "stake", "amount": 200}),
+            ("dealer", {"action": "dealer_double", "called": True}),
+            ("Ann", {"action": "stand", "hand": "h1"}),
+            ("Bob", {"action": "hit", "hand": "h2"}),
+            ("dealer", {"action": "dealer_stand"}),
+        ],
+    ),
+}
+
+
+@pytest.fixture
+def http(app, client, make_key, admin_key):
+    return Http(app, client, make_key, admin_key)
+
+
+def conforms(spec, method, template, status, body):
+    """Assert that ``body``, the answer of ``method template`` with ``status``, is one the
+    document's response schema for it allows (its $refs resolved in the document); return it."""
+    (content,) = spec["paths"][template][method]["responses"][str(status)]["content"].values()
+    validator = Draft202012Validator({**content["schema"], "components": spec["components"]})
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(body)]
+    assert not errors, (method, template, status, errors[:5])
+    return body
+
+
+@pytest.mark.parametrize("family", list(ROUNDS))
+def test_the_answers_about_a_played_round_conform_to_the_document(http, spec, family):
+    """Schemathesis reaches a round that is only started; this one is played to its end, with
+    hidden cards, settlements, the dealer's hand and a revealed shoe, and every answer about
+    it, as the admin, an auditor and a player of it see them, is held to the document."""
+    shoe, moves = ROUNDS[family]
+    t = open_table(http, family)
+    conforms(spec, "post", "/v1/tables/{table_id}/rounds", 201, t.start(shoe))
+    rid, tid, ann, auditor = t.rid, t.table_id, http.keys["Ann"], http.keys["auditor"]
+    for who, body in moves:
+        answer = http.act(rid, who, **body)
+        conforms(spec, "post", "/v1/rounds/{round_id}/actions", 200, answer)
+        # While it is played, Ann sees the others' face-down cards as "??", their totals null.
+        conforms(spec, "get", "/v1/rounds/{round_id}", 200, t.view("Ann"))
+    assert answer["round"]["ended"]
+    last = answer["position"]
+
+    def get(template, path, key=None):
+        return conforms(spec, "get", template, 200, http.get(path, key=key))
+
+    for key in (None, ann):
+        mine = f"/v1/players/{t.ids['Ann']}"
+        get("/v1/rounds/{round_id}", f"/v1/rounds/{rid}", key)
+        get("/v1/rounds/{round_id}/events", f"/v1/rounds/{rid}/events", key)
+        get("/v1/tables/{table_id}", f"/v1/tables/{tid}", key)
+        get("/v1/tables/{table_id}/events", f"/v1/tables/{tid}/events", key)
+        get("/v1/tables/{table_id}/rounds", f"/v1/tables/{tid}/rounds?position={last}", key)
+        get("/v1/players/{player_id}/bankroll", f"{mine}/bankroll?position={last}", key)
+        get("/v1/players/{player_id}/rounds", f"{mine}/rounds?position={last}", key)
+    get("/v1/tables/{table_id}/results", f"/v1/tables/{tid}/results?position={last}")
+    trail = get("/v1/rounds/{round_id}/trail", f"/v1/rounds/{rid}/trail?position={last}", auditor)
+    assert {"Round.HandSettled", "Player.FundsTransferred"} <= {e["type"] for e in trail["entries"]}
+    audit = "/v1/rounds/{round_id}/audit"
+    full = get(audit, f"/v1/rounds/{rid}/audit", auditor)
+    assert full["scope"] == "full" and all(h["settlement"] for h in full["hands"])
+    assert get(audit, f"/v1/rounds/{rid}/audit", ann)["scope"] == "player"
+    conforms(spec, "post", "/v1/tables/{table_id}/close", 200, http.post(f"/v1/tables/{tid}/close"))
+    for key in (auditor, ann):  # the shoe revealed: its seed, its check, who caused the reveal
+        revealed = get(audit, f"/v1/rounds/{rid}/audit", key)
+        assert revealed["shoe"]["recorded"]["revealed"]["caused_by"]["type"] == "Table.Closed"
+
+
+def test_problem_documents_conform_to_the_document(http, spec):
+    """The refusals a client meets first, each held to the Problem schema (its ``type`` one of
+    the enum's)."""
+    t = open_table(http, "casino", {"insurance": False})
+    t.start(ROUNDS["casino"][0])
+    refused = [
+        ("Ann", {"action": "hit", "hand": "h1"}, 409, "wrong-phase"),  # the stakes come first
+        ("Ann", {"action": "stake", "amount": 0}, 422, "validation-error"),
+        ("Bob", {"action": "stake", "amount": 200, "hand": "h1"}, 422, "validation-error"),
+    ]
+    for who, body, status, kind in refused:
+        problem = http.act(t.rid, who, status=status, **body)
+        conforms(spec, "post", "/v1/rounds/{round_id}/actions", status, problem)
+        assert problem["type"].endswith(f"/{kind}")
+    missing = http.get(f"/v1/rounds/{UNKNOWN}", status=404)
+    assert missing["type"].endswith("/unknown-round")
+    conforms(spec, "get", "/v1/rounds/{round_id}", 404, missing)
+    unknown_key = http.get(f"/v1/rounds/{t.rid}", key="not-a-key", status=401)
+    conforms(spec, "get", "/v1/rounds/{round_id}", 401, unknown_key)
