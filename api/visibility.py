@@ -131,6 +131,8 @@ def round_view(rnd: Round, viewer: Viewer) -> dict[str, Any]:
             doubled=hand["doubled"],
             split_from=hand["split_from"],
             insurance=hand["insurance"],
+            # Whose insurance decision the round waits for (``current_turn`` is null then).
+            insurance_pending=rnd.phase == "insurance" and not hand.get("insurance_decided"),
             surrendered=hand["surrendered"],
             settled=bool(hand.get("settled")),
             outcome=hand.get("outcome"),

@@ -179,6 +179,13 @@ class HandViewSchema(HandCardsSchema):
     doubled = fields.Boolean(required=True)
     split_from = fields.String(required=True, allow_none=True)
     insurance = fields.Integer(required=True)
+    insurance_pending = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "true while the round (phase insurance) waits for this hand's "
+            "insurance decision"
+        },
+    )
     surrendered = fields.Boolean(required=True)
     settled = fields.Boolean(required=True)
     outcome = fields.String(

@@ -152,6 +152,26 @@ def test_casino_round_with_a_double_down(http):
     assert_books(http, t)
 
 
+def test_the_round_view_names_the_hands_whose_insurance_it_waits_for(http):
+    t = open_table(http, "casino", {"insurance": True})
+    # The dealer shows AH over 7S (no blackjack); Ann 9C 8D, Bob TC 6D.
+    t.start(["9C", "TC", "AH", "8D", "6D", "7S"])
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    out = http.act(t.rid, "Bob", action="stake", amount=200)
+    pending = {h["id"]: h["insurance_pending"] for h in out["round"]["hands"]}
+    assert out["round"]["phase"] == "insurance" and out["round"]["current_turn"] is None
+    assert pending == {"h1": True, "h2": True}
+
+    out = http.act(t.rid, "Ann", action="insurance", hand="h1", amount=0)  # declines
+    pending = {h["id"]: h["insurance_pending"] for h in out["round"]["hands"]}
+    assert pending == {"h1": False, "h2": True}
+    assert t.view("Eve")["hands"][1]["insurance_pending"] is True  # any viewer may know
+
+    out = http.act(t.rid, "Bob", action="insurance", hand="h2", amount=100)
+    assert out["round"]["phase"] == "play"
+    assert [h["insurance_pending"] for h in out["round"]["hands"]] == [False, False]
+
+
 def test_the_house_dealer_key_reads_no_hole_card_anywhere_until_it_is_turned(http):
     t = open_table(http, "casino", {"insurance": False})
     # The dealer shows 9H and holds 7S in the hole; Ann and Bob still to play.
