@@ -312,7 +312,9 @@ def describe(event: dict[str, Any]) -> str:
         return f"Round {data.get('number', '')} started{deal}"
     if kind == "ActedFor":
         action = str(data.get("action") or "").replace("_", " ")
-        return f"The next action ({action}) was given by {data.get('by')}, for the actor named"
+        first = data.get("first_version")
+        covers = f"This stream's events from version {first}" if first else "The events above"
+        return f"{covers} ({action}) were given by {data.get('by')}, for the actor named"
     if kind == "PhaseEntered":
         return f"Next step: {phase_name(data.get('phase'))}"
     if kind == "HandOpened":

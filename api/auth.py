@@ -24,6 +24,7 @@ from flask import current_app, g, request
 
 from api.errors import problem
 from ledger.config import SettingError
+from ledger.given_by import given_by
 
 ROLES = ("admin", "dealer", "player", "auditor")
 HOUSE = "house"  # whom a dealer key without a player acts as (casino tables)
@@ -41,6 +42,12 @@ class Caller:
     role: str
     player_id: str | None = None
     label: str = ""
+
+    @property
+    def name(self) -> str:
+        """The key as the ledger records one that gives a command (``ledger.given_by``): its
+        role, id and label; never its secret."""
+        return f"{self.role} key {self.id}" + (f" ({self.label})" if self.label else "")
 
 
 def actor_for(key: Caller) -> str:
@@ -126,7 +133,12 @@ def require(*roles: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
                 article = "an" if caller.role[0] in "aeiou" else "a"
                 return _refuse(403, f"{article} {caller.role} key may not do this")
             g.key = caller
-            return view(*args, **kwargs)
+            if caller.role != "admin":
+                return view(*args, **kwargs)
+            # An admin's commands name "admin" or the player he acts for: each records the
+            # key that gave it too (Round.ActedFor, Player.ActedFor, …).
+            with given_by(caller.name):
+                return view(*args, **kwargs)
 
         # flask-smorest reads the docs from ``_apidoc``: add the security requirement without
         # touching the wrapped view's own dict. The refusals (401, and 403 where a role can be

@@ -18,6 +18,7 @@ from eventsourcing.application import AggregateNotFoundError, Application, Recor
 from eventsourcing.persistence import IntegrityError, Mapper, Transcoder
 
 from ledger.config import DEFAULT_CACHE_SIZE, env_bool, sibling_store_env
+from ledger.domain.acted_for import record_given_by
 from ledger.domain.chain import project, snapshot_state
 from ledger.domain.command import CommandRecord, command_record_id, fingerprint
 from ledger.domain.player import Player
@@ -26,6 +27,7 @@ from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table
 from ledger.errors import ConcurrentUpdate, IdempotencyConflict, InvalidCommand, LedgerError
 from ledger.event_store import LedgerEventStore, LedgerMapper
+from ledger.given_by import current_giver, given_by
 from ledger.repository import LedgerRepository
 from ledger.rules import RuleSet
 from ledger.shoes import ShoeService
@@ -54,6 +56,9 @@ class TwentyOneLedger(
     # reaches the caller (``_run``). None by default, so a caller sees every race; the HTTP API
     # retries (api/__init__.py), as its clients would, with the same outcome.
     conflict_retries = 0
+    # ``with app.given_by("ops: refund script"):`` records who gives the commands run inside
+    # (ledger/given_by.py), as the API does for an admin key.
+    given_by = staticmethod(given_by)
 
     def __init__(self, env: dict[str, Any] | None = None) -> None:
         super().__init__(env)
@@ -192,6 +197,11 @@ class TwentyOneLedger(
             uow.add(CommandRecord.record(command_id, name, same.print_, result, actor))
         for effect in uow.before_save:
             effect()
+        giver = current_giver()
+        if giver is not None and giver != actor:
+            for aggregate in uow.pending():
+                if hasattr(aggregate, "ActedFor"):  # a command's own record names its actor
+                    record_given_by(aggregate, giver, actor, name)
         try:
             recordings = self.save(*uow.pending())
         except IntegrityError:

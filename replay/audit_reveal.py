@@ -3,7 +3,8 @@
 ``Shoe.Revealed`` records why the shoe was retired (``reason``) but no actor: the reveal is
 never a command of its own, it is written in the same save as the command that retired the
 shoe. When that command was closing the table, the table's ``Table.Closed`` (the table's last
-event) names who closed it. Every other reason is the rules' own doing, whoever's command
+event, or the one before a ``Table.ActedFor`` naming the admin key that closed it) names who
+closed it. Every other reason is the rules' own doing, whoever's command
 it happened in: a shoe spent when a round starts, used up in the middle of one (VU-29), or a
 shoe cut for the deal (VU-2); those are the ledger's (automatic).
 """
@@ -50,9 +51,15 @@ def reveal_cause(
 
 
 def _last_event(app: Any, table_id: Any, read: Stretch | None) -> tuple[Any, int | None]:
-    """The table's last event and its position in the log."""
+    """The table's closing event and its position in the log: its last event, or the one
+    before when the last is the ``ActedFor`` that closes the command's events."""
     if read is not None and read.events and read.events[-1].originator_id == table_id:
         last = read.events[-1]
+        if isinstance(last, Table.ActedFor) and len(read.events) > 1:
+            last = read.events[-2]
         return last, read.positions.get(last.originator_version)
-    stored = log_positions.select(app.recorder, table_id, desc=True, limit=1)
-    return (decode(app, stored[0]), stored[0].id) if stored else (None, None)
+    for stored in log_positions.select(app.recorder, table_id, desc=True, limit=2):
+        event = decode(app, stored)
+        if not isinstance(event, Table.ActedFor):
+            return event, stored.id
+    return None, None

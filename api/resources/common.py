@@ -28,13 +28,6 @@ def actor() -> str:
     return actor_for(g.key)
 
 
-def key_name() -> str:
-    """The calling key as the ledger records one that gave a command for someone else
-    (``Round.ActedFor``): its role, id and label; never its secret."""
-    key = g.key
-    return f"{key.role} key {key.id}" + (f" ({key.label})" if key.label else "")
-
-
 def is_admin() -> bool:
     return g.key.role == "admin"
 

@@ -12,7 +12,7 @@ from api.auth import require
 from api.body import Blueprint
 from api.idempotency import idempotent
 from api.resources.audit_view import audit_for
-from api.resources.common import actor, command_id, is_admin, key_name, ledger, permit
+from api.resources.common import actor, command_id, is_admin, ledger, permit
 from api.resources.feed import round_events
 from api.responses import answers
 from api.schemas.audit import RoundAuditSchema
@@ -91,19 +91,17 @@ def act(body, round_id):
     app = ledger()
     rid = str(round_id)
     who = _actor(lambda: app.get_round(rid), body)
-    by = key_name() if is_admin() else None  # recorded when he acts for someone else
     action = body["action"]
     # The command hands back the round it saved: the view need not read it again.
     if action == "stake":
         result, rnd = app.place_stake(
-            rid, who, body["amount"], actor=who, by=by, command_id=command_id(), with_round=True
+            rid, who, body["amount"], actor=who, command_id=command_id(), with_round=True
         )
     else:
         result, rnd = app.act(
             rid,
             action,
             actor=who,
-            by=by,
             hand=body.get("hand"),
             amount=body.get("amount"),
             index=body.get("index"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Self
 
 from ledger import accounts
+from ledger.domain.acted_for import ActedForBase
 from ledger.domain.chain import ChainedAggregate
 from ledger.domain.transfers import FundsTransferredBase
 
@@ -20,6 +21,9 @@ class Player(ChainedAggregate):
             player.balance = 0
 
     class FundsTransferred(FundsTransferredBase):
+        pass
+
+    class ActedFor(ActedForBase):
         pass
 
     @classmethod

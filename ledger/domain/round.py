@@ -11,6 +11,7 @@ from uuid import UUID
 
 from ledger import accounts
 from ledger.cards import hand_total, totals_with_aces
+from ledger.domain.acted_for import ActedForBase
 from ledger.domain.chain import ChainedAggregate
 from ledger.domain.transfers import FundsTransferredBase
 from ledger.errors import UnknownHand
@@ -143,17 +144,8 @@ class Round(ChainedAggregate):
             rnd.passes_deal = None  # clause that passes the deal, once one does
             rnd.ended = False
 
-    class ActedFor(ChainedAggregate.Event):
-        """The next command's events were given by ``by`` (an administrator's key, named by
-        the API) for ``actor``, whose name they carry: the trail shows who really acted.
-        Changes no state."""
-
-        by: str
-        actor: str
-        action: str
-
-        def apply(self, rnd: Round) -> None:
-            pass
+    class ActedFor(ActedForBase):
+        pass
 
     class PhaseEntered(ChainedAggregate.Event):
         phase: str

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Self
 from uuid import UUID
 
+from ledger.domain.acted_for import ActedForBase
 from ledger.domain.chain import ChainedAggregate
 from ledger.errors import RuleViolation
 
@@ -13,6 +14,9 @@ FIXED_ALGORITHM = "fixed-order-test-only"
 
 
 class Shoe(ChainedAggregate):
+    class ActedFor(ActedForBase):
+        pass
+
     class Committed(ChainedAggregate.Created):
         table_id: UUID
         nonce: int

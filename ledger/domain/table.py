@@ -12,6 +12,7 @@ from typing import Any, Self
 from uuid import UUID
 
 from ledger import accounts
+from ledger.domain.acted_for import ActedForBase
 from ledger.domain.chain import ChainedAggregate
 from ledger.domain.transfers import FundsTransferredBase
 from ledger.errors import (
@@ -34,6 +35,9 @@ class Table(ChainedAggregate):
     pool = None
     shoe_restock = False  # likewise, for a snapshot taken before shoes were restocked
     deal_offer = None  # the open offer of the deal (VU-31); none in a snapshot taken before
+
+    class ActedFor(ActedForBase):
+        pass
 
     class Opened(ChainedAggregate.Created):
         name: str

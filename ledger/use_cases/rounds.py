@@ -24,7 +24,7 @@ from ledger.use_cases.actions import (
     PLAYER_ACTIONS,
     apply_action,
 )
-from ledger.use_cases.inputs import ADMIN, giver, positive_amount
+from ledger.use_cases.inputs import ADMIN, positive_amount
 
 
 class Rounds:
@@ -117,22 +117,19 @@ class Rounds:
         amount: int,
         *,
         actor: str | None = None,
-        by: str | None = None,
         command_id: str | None = None,
         with_round: bool = False,
     ) -> Any:
         """The result; with ``with_round``, ``(result, round)``: the round as this command
-        left it (or as it is now, when the command id replays an earlier result). ``by``:
-        who gave the command when not ``actor`` himself (see ``act``)."""
+        left it (or as it is now, when the command id replays an earlier result)."""
         amount = positive_amount(amount, "a stake")
-        by = giver(by)
         actor = actor or str(player_id)
         if actor != str(player_id):
             raise NotPermitted("a player stakes only his own money", None)
         saved: list[Round] = []
 
         def body(uow: UnitOfWork) -> dict:
-            play = self._play(uow, round_id, actor, by, "stake")
+            play = self._play(uow, round_id, actor)
             hand = staking.place_stake(play, str(player_id), amount)
             if with_round:
                 self._keep_round(uow, play.rnd, saved)
@@ -159,16 +156,11 @@ class Rounds:
         value: int | None = None,
         called: bool | None = None,
         card: str | None = None,
-        by: str | None = None,
         command_id: str | None = None,
         with_round: bool = False,
     ) -> Any:
         """Every decision of a round, by name: see PLAYER_ACTIONS and DEALER_ACTIONS. The
-        result; with ``with_round``, ``(result, round)`` as ``place_stake`` gives them.
-
-        ``by``: who gave the command, when not ``actor`` himself: an administrator acting
-        for a player or the dealer. The events carry ``actor`` (the rules check him), and a
-        ``Round.ActedFor`` before them records ``by``, so the trail shows who really acted."""
+        result; with ``with_round``, ``(result, round)`` as ``place_stake`` gives them."""
         if action not in PLAYER_ACTIONS + DEALER_ACTIONS:
             raise InvalidCommand(
                 f"unknown action {action!r}; one of {', '.join(PLAYER_ACTIONS + DEALER_ACTIONS)}"
@@ -180,7 +172,6 @@ class Rounds:
             raise InvalidCommand(f"action {action} needs the hand it applies to")
         if hand is not None and not isinstance(hand, str):
             raise InvalidCommand(f"a hand is named like 'h1', got {hand!r}")
-        by = giver(by)
         payload = {
             "round": str(round_id),
             "action": action,
@@ -195,7 +186,7 @@ class Rounds:
         saved: list[Round] = []
 
         def body(uow: UnitOfWork) -> dict:
-            play = self._play(uow, round_id, actor, by, action)
+            play = self._play(uow, round_id, actor)
             if action in IRREGULAR:
                 out = IRREGULAR[action](play, hand, actor, card)
             else:
@@ -220,23 +211,13 @@ class Rounds:
         # Nothing kept when the command id replayed an earlier result: read the round now.
         return result, saved[-1] if saved else self.get_round(round_id)
 
-    def _play(
-        self,
-        uow: UnitOfWork,
-        round_id: str,
-        actor: str,
-        by: str | None = None,
-        action: str = "",
-    ) -> Play:
+    def _play(self, uow: UnitOfWork, round_id: str, actor: str) -> Play:
         # The acting player's wallet too: when this process has not seen the round, it is the
         # one neighbour known before the round is read.
         uow.prefetch(actor, *self._round_neighbours(round_id), whole=round_id)
         rnd = uow.round(round_id)
         if rnd.ended:
             raise WrongPhase(f"round {rnd.id} is over", None)
-        if by and by != actor:
-            # Written only with the command's own events: a refused command saves nothing.
-            rnd.trigger_event(Round.ActedFor, by=by, actor=actor, action=action)
         rules = self._rules_of(rnd)
         books = self.round_books(uow, rnd, rules)
         # The table is loaded only when needed (a shoe replaced mid-round, the round's end):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from uuid import UUID
 
 import pytest
 from test_rounds_http import HIDDEN, Http, open_table
@@ -196,7 +197,7 @@ def test_admin_acts_for_the_holder_of_the_hand(http):
 
 def test_the_audit_names_the_admin_key_that_acted_for_others(http):
     """The events keep the player's (or dealer's) name, which the rules check; the
-    ``ActedFor`` before them names the admin key that really gave the command."""
+    ``ActedFor`` closing each command's events names the admin key that really gave it."""
     t = open_table(http, "vingt-un")
     t.start(["TC", "9D", "8H", "KC", "7D", "9C"])
     http.post(
@@ -210,12 +211,21 @@ def test_the_audit_names_the_admin_key_that_acted_for_others(http):
     audit = http.get(f"/v1/rounds/{t.rid}/audit", key=http.keys["auditor"])
     acted = [e["data"] for e in audit["events"] if e["type"] == "ActedFor"]
     assert [(a["action"], a["actor"]) for a in acted] == [
-        ("stake", t.ids["Ann"]),
+        ("place_stake", t.ids["Ann"]),
         ("dealer_double", t.ids["Dee"]),
         ("stand", t.ids["Ann"]),
     ]
     assert {a["by"] for a in acted} == {f"admin key {key.id} (test admin)"}
     assert http.admin not in json.dumps(audit)  # the key's id and label, never its secret
+
+    # An operator's own command (actor "admin") names the key too: a new player's
+    # registration and deposit.
+    zed = http.player("Zed")
+    acted = [e for e in http.ledger.events.get(UUID(zed)) if type(e).__name__ == "ActedFor"]
+    assert [(e.action, e.actor, e.by) for e in acted] == [
+        ("register_player", "admin", f"admin key {key.id} (test admin)"),
+        ("deposit", "admin", f"admin key {key.id} (test admin)"),
+    ]
 
 
 def test_the_table_feed_pages_and_masks(http):

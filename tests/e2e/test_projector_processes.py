@@ -185,7 +185,8 @@ class TablePlayer:
             done = self.admin.post(f"/v1/players/{pid}/deposits", {"amount": DEPOSIT})
             bankroll = self.read(f"/v1/players/{pid}/bankroll", done["position"])
             assert bankroll["balance"] == DEPOSIT
-            assert bankroll["movements"][-1]["position"] == done["position"]
+            # The write's last event is the admin key's ActedFor, just after the transfer.
+            assert bankroll["movements"][-1]["position"] == done["position"] - 1
             client = self.server.client(self.keys.create_key("player", pid)[0])
             client.post(f"/v1/tables/{self.table_id}/seats", {"player_id": pid, "seat": seat}, 201)
             self.players[pid] = client
