@@ -30,9 +30,6 @@ from ledger.domain.round import DEALER, DEALER_SECOND, OPEN, Round, is_dealer_ha
 
 HIDDEN = "??"
 SEE_ALL = ("admin", "auditor")
-# A round's audit as the caller sees it (``api.resources.audit_view``): all of it, or a
-# player's own part.
-FULL_SCOPE, PLAYER_SCOPE = AUDIT_SCOPES = ("full", "player")
 
 # Chain fields: a masked card's event hash could be brute-forced over 52 cards (and the next
 # event's ``prev_hash`` repeats it), so only those who see everything get the chain.

@@ -65,6 +65,9 @@ from replay.stretch import Stretch, verify_stretch
 __all__ = ["audit_of", "audit_round", "chains_shown", "read_round", "summarize"]
 # The kinds of stream whose chain the audit checks (``chains_shown``; the API lists them).
 ROUND, WALLET, TABLE, SHOE = CHAIN_KINDS = ("round", "wallet", "table", "shoe")
+# Whose audit it is (``scope``): all of it, as an auditor or ``replay audit`` reads it, or a
+# player's own part (the API masks it: api/resources/audit_view.py).
+FULL_SCOPE, PLAYER_SCOPE = AUDIT_SCOPES = ("full", "player")
 
 
 def read_round(app: Any, round_id: str) -> tuple[Round, list[Any]]:

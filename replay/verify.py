@@ -388,6 +388,26 @@ class Verifier:
                 f"is {self.expected_digest}, so an event at or before position {position} was "
                 "changed, added or removed",
             )
+        # The digest is made of the stored hashes: an event edited without its hash keeps it,
+        # and its own check (chain, decode) names it. The checkpoint does not hold over it.
+        altered = next(
+            (
+                f
+                for f in sorted(self.faults, key=lambda f: f.position)
+                if f.check in ("chain", "decode") and f.position <= position
+            ),
+            None,
+        )
+        head_faulted = any(f.check == "head" for f in self.faults)
+        if found is not None and altered is not None and not head_faulted:
+            self.head_note = ""
+            self.fault(
+                found,
+                "head",
+                f"the checkpoint {position}:{expected} does not hold: its digest is made of the "
+                f"stored hashes, and the event at position {altered.position}, before it, no "
+                f"longer fits its own ({altered.problem})",
+            )
 
     # -- the report -------------------------------------------------------------------------
 

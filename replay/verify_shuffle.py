@@ -97,6 +97,9 @@ def check_cards(
             orders[shoe_id] = order
     used: dict[tuple[str, int], Where] = {}
     following: dict[str, int] = {}  # each shoe's next place to draw
+    # A gap is named once the log is read: a place drawn late fills it (the cards' events
+    # were re-ordered, not removed), and then only the late card is named.
+    gaps: dict[tuple[str, int], list] = {}  # each missing place -> [where, problem, places]
     for where, shoe_id, index, card in cards:
         shoe = shoes.get(shoe_id)
         if shoe is None:
@@ -110,7 +113,14 @@ def check_cards(
                 f"shoe {shoe_id} place {index} was already dealt at position {earlier.position}",
             )
         elif index < expected:
-            fault(where, f"shoe {shoe_id} place {index} is drawn after place {expected - 1}")
+            fault(
+                where,
+                f"shoe {shoe_id} place {index} is drawn after place {expected - 1}: the cards' "
+                "events are out of order",
+            )
+            gap = gaps.pop((shoe_id, index), None)
+            if gap is not None:
+                gap[2].discard(index)
         elif index > expected:
             problem = missing_places(shoe_id, expected, index, f"place {index} was")
             before = used.get((shoe_id, expected - 1))
@@ -121,7 +131,8 @@ def check_cards(
                     f", between place {expected - 1} ({before.type} v{before.version} of "
                     f"stream {before.stream}, position {before.position}) and this card"
                 )
-            fault(where, problem)
+            gap = [where, problem, set(range(expected, index))]
+            gaps.update(((shoe_id, place), gap) for place in range(expected, index))
         used[(shoe_id, index)] = where
         following[shoe_id] = max(expected, index + 1)
         if shoe_id not in orders:
@@ -134,6 +145,11 @@ def check_cards(
                 where,
                 f"card {card} at place {index} of shoe {shoe_id}; the shuffle gives {order[index]}",
             )
+    named: set[int] = set()
+    for where, problem, places in gaps.values():
+        if places and id(places) not in named:  # some place of the gap was never drawn
+            named.add(id(places))
+            fault(where, problem)
     for shoe_id, shoe in shoes.items():
         # The reveal counts the cards dealt: fewer in the log means the last were removed.
         drawn = following.get(shoe_id, shoe.start)

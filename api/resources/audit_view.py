@@ -12,9 +12,7 @@ from typing import Any
 from api.resources.common import ledger, permit
 from api.shoe_secrets import burns_shown, mask_audited_shoe, withheld_shoes
 from api.visibility import (
-    FULL_SCOPE,
     HIDDEN,
-    PLAYER_SCOPE,
     burn_shoes,
     dealer_total_hidden,
     event_views,
@@ -22,7 +20,7 @@ from api.visibility import (
     sees_all,
 )
 from ledger import accounts
-from replay.audit import audit_of, read_round, summarize
+from replay.audit import FULL_SCOPE, PLAYER_SCOPE, audit_of, read_round, summarize
 from replay.audit_reconcile import money_verdict
 from replay.damage import reported
 

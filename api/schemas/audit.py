@@ -7,9 +7,8 @@ from marshmallow import Schema, fields, validate
 
 from api.schemas.events import FEED_EVENT_TYPES
 from api.schemas.tables import FAMILY
-from api.visibility import AUDIT_SCOPES
 from ledger.domain.round import OUTCOMES, PHASES
-from replay.audit import CHAIN_KINDS
+from replay.audit import AUDIT_SCOPES, CHAIN_KINDS
 
 
 class AuditClauseSchema(Schema):

@@ -306,11 +306,11 @@ def test_closed_sets_are_enums_of_the_ledgers_own_names(spec):
     from api.errors import TYPE_BASE, problem_kinds
     from api.schemas.events import FEED_EVENT_TYPES
     from api.schemas.history import TRAIL_EVENT_TYPES
-    from api.visibility import AUDIT_SCOPES, CLOSED, CLOSED_EVENT
+    from api.visibility import CLOSED, CLOSED_EVENT
     from ledger.domain.round import HAND_STATUSES, OUTCOMES, PHASES
     from ledger.rules import FAMILIES
     from ledger.rules.vingt_un import DEALER_CHOICE
-    from replay.audit import CHAIN_KINDS
+    from replay.audit import AUDIT_SCOPES, CHAIN_KINDS
     from replay.projections.history import ROUND_ROLES, ROUND_STATUSES
 
     assert list(FAMILIES) == ["vingt-un", "hoyle-1913", "ochko", "casino"]

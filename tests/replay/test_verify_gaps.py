@@ -10,12 +10,14 @@ import hashlib
 import json
 import sqlite3
 from datetime import timedelta
+from pathlib import Path
 from uuid import UUID
 
 import pytest
 from forgery import forge_stream
 from replay_history import play_history
 from store_checks import verified
+from tampering import alter
 
 from ledger.application import TwentyOneLedger
 from ledger.config import store_env as build
@@ -189,6 +191,23 @@ def test_an_event_dated_before_its_streams_previous_one_is_named(sqlite_history)
     report = verified(env)
     assert [(f.check, f.version) for f in report.faults] == [("chain", 2)]
     assert "before the stream's previous event" in report.first.problem
+
+
+def test_a_checkpoint_does_not_hold_over_an_event_edited_with_its_hash_kept(sqlite_history):
+    """The digest is made of the stored hashes, which an edit that leaves the hash alone keeps:
+    the event's own hash check names it, and the checkpoint line must not say "holds"."""
+    env, _, before = sqlite_history
+    head = f"{before.head_position}:{before.head_digest}"
+    position, _, _ = alter(
+        Path(env["SQLITE_DBNAME"]), "Player.Registered", lambda f: f.update(name="Mallory")
+    )
+
+    report = verified(env, expect_head=head)
+    assert [f.check for f in report.faults] == ["chain", "head"]
+    assert f"the event at position {position}, before it, no longer fits its own" in (
+        report.faults[-1].problem
+    )
+    assert f"  expected head {head}: does NOT hold (see the fault)" in report.text()
 
 
 def test_the_digest_is_the_documented_running_sha256(sqlite_history):

@@ -261,6 +261,25 @@ def test_a_card_removed_and_its_round_renumbered_and_rehashed_is_named_at_the_ne
     assert report.first.type == "Round.CardDealt"
 
 
+def test_two_cards_swapped_are_named_out_of_order_not_missing(store):
+    """Adjacent cards' events swapped with the round re-hashed: no place is missing, so the
+    only shuffle fault is the late card's."""
+    env, _, ids = store
+    rid, shoe = ids["replaced_round"], ids["replaced_shoe"]
+
+    def swap(events: list) -> list:
+        i, j = _cards(events)[3:5]
+        events[i], events[j] = events[j], events[i]
+        return events
+
+    forge_stream(env, rid, swap)
+
+    faults = _shuffle_faults(verified(env))
+    assert [problem for _, _, problem in faults] == [
+        f"shoe {shoe} place 3 is drawn after place 4: the cards' events are out of order"
+    ]
+
+
 def test_the_last_card_of_a_revealed_shoe_removed_is_named_at_the_reveal(store):
     env, path, ids = store
     rid, shoe = ids["closing_round"], ids["closed_shoe"]
