@@ -53,6 +53,30 @@ def test_held_stakes_show_in_the_bankroll(http):
     assert bankroll["held"] == 200 and bankroll["balance"] == 100_000 - 200
 
 
+def test_me_tells_a_key_who_it_is(http, client, make_key):
+    pid = http.player("Ann")
+    ann = http.keys["Ann"]
+    me = http.get("/v1/me", key=ann)
+    key = http.app.extensions["api_store"].find_key(ann)
+    assert me == {
+        "key_id": str(key.id),
+        "role": "player",
+        "label": "",
+        "player_id": pid,
+        "acts_as": pid,
+    }
+    house = http.get("/v1/me", key=make_key("dealer", label="pit 3"))
+    assert (house["role"], house["player_id"], house["acts_as"], house["label"]) == (
+        "dealer",
+        None,
+        "house",
+        "pit 3",
+    )
+    assert http.get("/v1/me")["acts_as"] == "admin"
+    assert http.admin not in json.dumps(http.get("/v1/me"))  # never the secret
+    assert client.get("/v1/me").status_code == 401
+
+
 def test_tables_seats_and_the_dealer(http):
     t = open_table(http, "vingt-un")
     table = http.get(f"/v1/tables/{t.table_id}", key=http.keys["Eve"])
