@@ -13,9 +13,14 @@ import json
 from http import HTTPStatus
 from typing import Any
 
-from flask import Flask, Response, current_app
+from flask import Flask, Response, current_app, request
 from marshmallow import Schema, fields, validate
-from werkzeug.exceptions import HTTPException, default_exceptions
+from werkzeug.exceptions import (
+    HTTPException,
+    NotFound,
+    RequestEntityTooLarge,
+    default_exceptions,
+)
 
 from api.body import MalformedJson
 from api.cursors import CursorBeyondLog
@@ -212,8 +217,21 @@ def handle_http_exception(error: HTTPException) -> Response:
     if messages is not None:
         errors = _field_errors(messages)
         return problem(status, "Validation error", "the request is invalid", errors=errors)
-    title = error.name if status != 422 else "Validation error"
-    return problem(status, title, detail, headers=headers)
+    # One title per kind, as the ledger's refusals have ("Not found", not werkzeug's "Not
+    # Found"); werkzeug's name only for a status the API has no kind of its own for.
+    title = _title(_HTTP_KINDS[status]) if status in _HTTP_KINDS else error.name
+    return problem(status, title, _plain_detail(detail), headers=headers)
+
+
+def _plain_detail(detail: str | None) -> str | None:
+    """werkzeug's own words for a routing miss and an oversized body speak of "the URL" and
+    "the data value": said again in the API's terms."""
+    if detail == NotFound.description:
+        return f"nothing at {request.path}: check the path (ids are UUIDs) against /docs"
+    if detail == RequestEntityTooLarge.description:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH") or 0
+        return f"the body is too large: a request body is at most {limit // 1024} KiB"
+    return detail
 
 
 def handle_projection_lag(error: Any) -> Response:

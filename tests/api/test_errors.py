@@ -19,12 +19,21 @@ def assert_problem(response, status, kind=None):
 
 
 def test_unknown_route_is_a_404_problem(client):
-    assert_problem(client.get("/v1/no-such-thing"), 404, "not-found")
+    body = assert_problem(client.get("/v1/no-such-thing"), 404, "not-found")
+    # The same title as the ledger's own 404s, and the path asked for, not werkzeug's "URL".
+    assert body["title"] == "Not found"
+    assert body["detail"].startswith("nothing at /v1/no-such-thing: check the path")
+
+
+def test_an_id_that_is_no_uuid_is_named_by_its_path(client, admin_key, auth):
+    body = assert_problem(client.get("/v1/players/not-a-uuid", headers=auth(admin_key)), 404)
+    assert body["title"] == "Not found"
+    assert "/v1/players/not-a-uuid" in body["detail"] and "UUIDs" in body["detail"]
 
 
 def test_wrong_method_is_a_405_problem_with_allow(client):
     response = client.delete("/health")
-    assert_problem(response, 405, "method-not-allowed")
+    assert assert_problem(response, 405, "method-not-allowed")["title"] == "Method not allowed"
     assert "GET" in response.headers["Allow"]
 
 
@@ -36,7 +45,9 @@ def test_oversized_body_is_a_413_problem(probe_client, admin_key, auth):
         headers=auth(admin_key),
         content_type="application/json",
     )
-    assert_problem(response, 413, "payload-too-large")
+    body = assert_problem(response, 413, "payload-too-large")
+    assert body["title"] == "Payload too large"
+    assert body["detail"] == "the body is too large: a request body is at most 64 KiB"
 
 
 def test_validation_error_lists_fields(probe_client, admin_key, auth):
