@@ -12,7 +12,9 @@ The events the engine produces are compared with the recorded ones position by p
 (player, round and table ids mapped), and every ``HandSettled`` (hand, outcome, amount,
 multiplier, rounding, clauses) is compared with the recorded one (``replay.rederivation``).
 Burn cards and shoe changes are left out of both sides (a fixed shoe neither burns nor runs
-out), and so are the round's own transfers, which follow from the settlements. The holds and
+out), and so are the round's own transfers, which follow from the settlements, and the
+``ActedFor`` naming who gave a command for its actor (an admin's key): the stand-ins replay
+every command as its actor, whoever asks for the rederivation. The holds and
 cover a Hoyle round releases once its naturals are settled (H13-5, H13-6), and the cover a
 Vingt-un dealer holds for his over-draw penalty or releases to pay a penalty or the share of
 his tie receipts into the pool (VU-26, VU-27 b, c), are compared apart, so a round recorded
@@ -29,14 +31,16 @@ from ledger.config import store_env
 from ledger.domain.chain import event_fields
 from ledger.domain.round import DEALER, DEALER_HANDS, Round
 from ledger.errors import LedgerError
+from ledger.given_by import given_by
 from replay.damage import read_stream
 from replay.rederivation import Rederivation, compare_settlements, settlement
 from replay.side_payments import released
 
 FUNDS = 10**12  # every stand-in's deposit: no recorded stake can be refused for money
-# Left out of the comparison: burns and shoe changes (a fixed shoe has none), and the round's
-# own transfers (escrow to house or pool), whose number follows from the settlements compared.
-SKIPPED = (Round.CardBurned, Round.ShoeReplaced, Round.FundsTransferred)
+# Left out of the comparison: burns and shoe changes (a fixed shoe has none), the round's
+# own transfers (escrow to house or pool), whose number follows from the settlements compared,
+# and who gave a command for its actor (an admin's key, ``ActedFor``): not a step of play.
+SKIPPED = (Round.CardBurned, Round.ShoeReplaced, Round.FundsTransferred, Round.ActedFor)
 # Compared apart (``penalty_cover``), as the Hoyle releases are (``released_after_deal``).
 PENALTY_COVER_CLAUSES = ("VU-26", "VU-27")
 NOT_COMPARED = frozenset(
@@ -77,7 +81,10 @@ def rederive(recorded: list[Any]) -> Rederivation:
     replay = _Replay(fresh, started, family, rules, recorded, result)
     try:
         try:
-            replay.run()
+            # The stand-ins act for themselves, whoever asked for the rederivation (an admin's
+            # key around an HTTP request sets a giver, ``ledger.given_by``).
+            with given_by(None):
+                replay.run()
         except LedgerError as error:  # the stand-in table itself refused (rules, seats)
             result.diverged = f"the round cannot be set up again under today's rules: {error}"
         if replay.round_id:
