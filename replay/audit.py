@@ -26,7 +26,12 @@
   whether the commitment was recorded before the round's first card from the shoe
   (``committed_before_deal``, over all shoes at the top level: a fault when it was not);
 - ``chain``: ``verify_chain`` over the round's stream and every other stream whose events it
-  shows (``chains_shown``).
+  shows (``chains_shown``); and
+- ``rederived``: whether the round, replayed through today's rules engine from its recorded
+  rules, cards and decisions, comes out as recorded, its settlements and every amount staked,
+  held, covered or paid on insurance (``replay rederive``'s walk, ``replay.audit_rederived``):
+  the one check that sees a settlement rewritten to contradict its cards with its transfers
+  made to match and every hash recomputed.
 
 Each stream is read once: the round's (checked as read, ``replay.damage``), each wallet's and
 the table's back to the round (``replay.stretch``), each shoe's, every one with its events'
@@ -34,7 +39,7 @@ positions in the log in the same query (``replay.log_positions``); the chains ar
 what was read. An event of any of them that cannot be decoded is ``StoreDamaged`` naming that
 event's own stream and version. The parts live beside this module: ``audit_events`` (an event
 as listed), ``audit_hands``, ``audit_money`` (balances, the pool, a wallet's parts) and
-``audit_shoe``.
+``audit_shoe``, ``audit_rederived``.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ from replay.audit_money import (
     wallet_stretch,
 )
 from replay.audit_reconcile import money_verdict, reconcile
+from replay.audit_rederived import rederived
 from replay.audit_reveal import reveal_cause
 from replay.audit_shoe import shoe_audit
 from replay.damage import fold, read_stream, reported
@@ -162,6 +168,7 @@ def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
         "committed_before_deal": committed_first(shoes),
         "money_reconciles": money_verdict(balances),
         "chain": chains_shown(events, wallets, table, shoe_events),
+        "rederived": rederived(events),
     }
 
 

@@ -16,12 +16,27 @@ class Rederivation:
     round_id: str
     family: str
     settlements: list[dict[str, Any]] = field(default_factory=list)
-    differences: list[str] = field(default_factory=list)  # settlement differences
+    # What makes the round differ: its settlements', then money-bearing fields of its other
+    # events (``replay.rederive_money``); ``concerns`` names the hands each one touches.
+    differences: list[str] = field(default_factory=list)
+    concerns: list[tuple[str, ...]] = field(default_factory=list)
+    # Differences that move no money, or that the ledger's older records are known to show.
     event_differences: list[str] = field(default_factory=list)
     diverged: str | None = None  # why the replay could not follow the record to its end
+    set_up: bool = True  # False: the round's table could not be set up again to replay it
     decisions: int = 0
     in_play: bool = False  # the round has not ended: there is no settlement to compare yet
     events: int = 0  # the recorded events walked
+
+    def add_difference(self, text: str, hands: tuple[str, ...] = ()) -> None:
+        self.differences.append(text)
+        self.concerns.append(hands)
+
+    @property
+    def hands_differing(self) -> list[str]:
+        """The hands a difference touches, each once, in the round's order."""
+        found = {h for hands in self.concerns for h in hands}
+        return sorted(found, key=_hand_order)
 
     @property
     def matches(self) -> bool:
@@ -36,6 +51,7 @@ class Rederivation:
             "decisions_replayed": self.decisions,
             "settlements": self.settlements,
             "differences": self.differences,
+            "hands_differing": self.hands_differing,
             "event_differences": self.event_differences,
             "diverged": self.diverged,
             "in_play": self.in_play,
@@ -66,7 +82,8 @@ class Rederivation:
         elif self.matches:
             lines.append("settlement matches")
         else:
-            lines.append("settlement DIFFERS:")
+            settled = any(s["recorded"] != s["rederived"] for s in self.settlements)
+            lines.append("settlement DIFFERS:" if settled else "the round's money DIFFERS:")
             lines.extend(f"  {d}" for d in self.differences)
         return "\n".join(lines)
 
@@ -89,19 +106,22 @@ def compare_settlements(recorded: list[Any], result: Rederivation) -> None:
     result.settlements = [
         {"hand": h, "recorded": was.get(h), "rederived": rederived.get(h)} for h in hands
     ]
+    lines = []
     for h in hands:
         a, b = was.get(h), rederived.get(h)
         if a == b:
             continue
         if a is None:
-            result.differences.append(f"{h}: not settled in the record; today: {_money(b)}")
+            lines.append((f"{h}: not settled in the record; today: {_money(b)}", (h,)))
         elif b is None:
-            result.differences.append(f"{h}: recorded {_money(a)}; today's replay settles nothing")
+            lines.append((f"{h}: recorded {_money(a)}; today's replay settles nothing", (h,)))
         else:
             changed = [k for k in SETTLEMENT_FIELDS if a[k] != b[k]]
-            result.differences.append(
-                f"{h}: " + "; ".join(f"{k} recorded {a[k]!r}, rederived {b[k]!r}" for k in changed)
-            )
+            said = "; ".join(f"{k} recorded {a[k]!r}, rederived {b[k]!r}" for k in changed)
+            lines.append((f"{h}: {said}", (h,)))
+    # The settlements' differences first, then those of the other events' money.
+    result.differences[:0] = [text for text, _ in lines]
+    result.concerns[:0] = [hands for _, hands in lines]
 
 
 def settlement(e: Any) -> dict[str, Any]:

@@ -12,11 +12,19 @@ The events the engine produces are compared with the recorded ones position by p
 (player, round and table ids mapped), and every ``HandSettled`` (hand, outcome, amount,
 multiplier, rounding, clauses) is compared with the recorded one (``replay.rederivation``).
 Burn cards and shoe changes are left out of both sides (a fixed shoe neither burns nor runs
-out), and so are the round's own transfers, which follow from the settlements. The holds and
+out), and so are the round's own transfers, which follow from the settlements, and the
+``ActedFor`` naming who gave a command for its actor (an admin's key): the stand-ins replay
+every command as its actor, whoever asks for the rederivation. The holds and
 cover a Hoyle round releases once its naturals are settled (H13-5, H13-6), and the cover a
 Vingt-un dealer holds for his over-draw penalty or releases to pay a penalty or the share of
 his tie receipts into the pool (VU-26, VU-27 b, c), are compared apart, so a round recorded
 before the ledger did so still rederives, with that difference named.
+
+A difference in a money-bearing field of any other event (a stake, a hold, the bank's cover,
+insurance taken or paid, whom a settlement pays and how much of it the cover paid:
+``replay.rederive_money``) makes the round differ as a settlement's does (``differences``),
+but for those the ledger's older records are known to show; the rest, which move no money,
+are named in ``event_differences``.
 """
 
 from __future__ import annotations
@@ -29,14 +37,17 @@ from ledger.config import store_env
 from ledger.domain.chain import event_fields
 from ledger.domain.round import DEALER, DEALER_HANDS, Round
 from ledger.errors import LedgerError
+from ledger.given_by import given_by
 from replay.damage import read_stream
 from replay.rederivation import Rederivation, compare_settlements, settlement
+from replay.rederive_money import concerns, cover_net, cover_released, money_changed, over_held
 from replay.side_payments import released
 
 FUNDS = 10**12  # every stand-in's deposit: no recorded stake can be refused for money
-# Left out of the comparison: burns and shoe changes (a fixed shoe has none), and the round's
-# own transfers (escrow to house or pool), whose number follows from the settlements compared.
-SKIPPED = (Round.CardBurned, Round.ShoeReplaced, Round.FundsTransferred)
+# Left out of the comparison: burns and shoe changes (a fixed shoe has none), the round's
+# own transfers (escrow to house or pool), whose number follows from the settlements compared,
+# and who gave a command for its actor (an admin's key, ``ActedFor``): not a step of play.
+SKIPPED = (Round.CardBurned, Round.ShoeReplaced, Round.FundsTransferred, Round.ActedFor)
 # Compared apart (``penalty_cover``), as the Hoyle releases are (``released_after_deal``).
 PENALTY_COVER_CLAUSES = ("VU-26", "VU-27")
 NOT_COMPARED = frozenset(
@@ -77,15 +88,20 @@ def rederive(recorded: list[Any]) -> Rederivation:
     replay = _Replay(fresh, started, family, rules, recorded, result)
     try:
         try:
-            replay.run()
+            # The stand-ins act for themselves, whoever asked for the rederivation (an admin's
+            # key around an HTTP request sets a giver, ``ledger.given_by``).
+            with given_by(None):
+                replay.run()
         except LedgerError as error:  # the stand-in table itself refused (rules, seats)
             result.diverged = f"the round cannot be set up again under today's rules: {error}"
+            result.set_up = False
         if replay.round_id:
             result.settlements = [
                 {"hand": e.hand, "rederived": settlement(e)}
                 for e in replay.produced()
                 if isinstance(e, Round.HandSettled)
             ]
+            replay.weigh_cover()
             replay.compare_releases()
             replay.name_card_actors()
     finally:
@@ -108,12 +124,15 @@ class _Replay:
         self.started = started
         self.family = family
         self.rules = rules
+        self.everything = recorded
         self.recorded = [e for e in recorded if not _left_out(e)]
         self.releases = [e for e in recorded if released_after_deal(e)]
         self.penalty_cover = [e for e in recorded if penalty_cover(e)]
         self.result = result
         # Cards recorded with another actor and nothing else changed (see ``compare``).
         self.dealt_by_caller: list[str] = []
+        # Differences in the bank's cover weighed once the walk is done (``weigh_cover``).
+        self.cover_differences: list[str] = []
         self.ids: dict[str, str] = {}
         self.round_id = ""
 
@@ -158,8 +177,27 @@ class _Replay:
         ):
             now = [_release(e) for e in events if which(e)]
             recorded = [self.mapped(_release(e)) for e in kept]
-            if now != recorded:
-                self.result.event_differences.append(f"{what}: recorded {recorded}, now {now}")
+            if now == recorded:
+                continue
+            line = f"{what}: recorded {recorded}, now {now}"
+            if recorded:  # other releases than today's: no older record's difference
+                hands = (DEALER if r[1] == "(bank)" else r[1] for r in recorded + now)
+                self.result.add_difference(line, tuple(dict.fromkeys(hands)))
+            else:  # recorded before the ledger made them
+                self.result.event_differences.append(line)
+
+    def weigh_cover(self) -> None:
+        """The releases of the bank's cover that differ (and a division's larger cover): as
+        the ledger's older records show them when the round's cover nets the same in the
+        record and today (``replay.rederive_money``), else differences."""
+        if not self.cover_differences:
+            return
+        now = list(self.app.events.get(UUID(self.round_id)))
+        if cover_net(now) == cover_net(self.everything):
+            self.result.event_differences.extend(self.cover_differences)
+        else:
+            for line in self.cover_differences:
+                self.result.add_difference(line, (DEALER,))
 
     def legacy_dealt(self, recorded: dict[str, Any], now: dict[str, Any]) -> bool:
         """Whether a card's actor differs as the ledger's older records differ: today the
@@ -216,30 +254,53 @@ class _Replay:
         if a.get("hand") != b.get("hand") or a.get("card") != b.get("card"):
             self.diverge(f"at {where}: recorded {_brief(a)}, rederived {_brief(b)}")
             return False
-        if isinstance(rec, Round.HandSettled):
-            return True  # compared in full, hand by hand, afterwards
         changed = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))
+        if isinstance(rec, Round.HandSettled):
+            # Compared in full, hand by hand, afterwards; here whom it pays, and from where.
+            changed = money_changed(rec, changed)
         if changed == ["actor"] and isinstance(rec, Round.CardDealt) and self.legacy_dealt(a, b):
             self.dealt_by_caller.append(f"v{rec.originator_version}")
             return True
         if changed:
-            self.result.event_differences.append(
-                f"{where}: "
-                + "; ".join(f"{k} recorded {a.get(k)!r}, now {b.get(k)!r}" for k in changed)
-            )
+            self.differs(rec, where, a, b, changed)
         return True
 
-    def mapped(self, value: Any) -> Any:
+    def differs(self, rec: Any, where: str, a: dict, b: dict, changed: list[str]) -> None:
+        """A recorded event and today's differ in ``changed``: a difference of the round when
+        one of them bears on money, but as the ledger's older records differ."""
+        line = f"{where}: " + "; ".join(
+            f"{k} recorded {self.unmapped(a.get(k))!r}, now {self.unmapped(b.get(k))!r}"
+            for k in changed
+        )
+        if not money_changed(rec, changed):
+            self.result.event_differences.append(line)
+        elif isinstance(rec, Round.BankCovered) and (
+            over_held(rec, changed, a, b) or cover_released(rec, changed, a, b)
+        ):
+            self.cover_differences.append(line)
+        elif over_held(rec, changed, a, b):
+            self.result.event_differences.append(line)
+        else:
+            self.result.add_difference(line, concerns(rec, a))
+
+    def mapped(self, value: Any, back: bool = False) -> Any:
+        """``value`` with the record's ids as the stand-ins' (``back``: the other way)."""
         if isinstance(value, UUID):
             value = str(value)
         if isinstance(value, str):
-            for old, new in self.ids.items():
+            pairs = [(new, old) for old, new in self.ids.items()] if back else self.ids.items()
+            for old, new in pairs:
                 if old in value:
                     value = value.replace(old, new)
             return value
         if isinstance(value, list):
-            return [self.mapped(v) for v in value]
+            return [self.mapped(v, back) for v in value]
         return value
+
+    def unmapped(self, value: Any) -> Any:
+        """As the record names it: a stand-in's id is its player's (or the round's, the
+        table's), so a difference reads the same on every run."""
+        return self.mapped(value, back=True)
 
     # -- decisions ----------------------------------------------------------------------------
 

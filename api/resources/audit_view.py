@@ -22,6 +22,7 @@ from api.visibility import (
 from ledger import accounts
 from replay.audit import FULL_SCOPE, PLAYER_SCOPE, audit_of, read_round, summarize
 from replay.audit_reconcile import money_verdict
+from replay.audit_rederived import shown_to_player
 from replay.damage import reported
 
 
@@ -95,9 +96,19 @@ def player_audit(rnd: Any, report: dict, viewer: Any, withheld: set[str]) -> dic
         "balances": balances,
         # Over his own wallet only: the verdict over all would tell of the others'.
         "money_reconciles": money_verdict(balances),
+        # Over the whole round, but the lines of his own hands only (no card of another's).
+        "rederived": shown_to_player(report["rederived"], lambda hand: _owns(viewer, rnd, hand)),
         "shoe": shoes[0],
         "shoes": shoes,
     }
+
+
+def _owns(viewer: Any, rnd: Any, hand: str) -> bool:
+    """Whether ``viewer`` holds ``hand`` (a hand the round does not know: no)."""
+    try:
+        return owns(viewer, rnd, hand)
+    except KeyError:
+        return False
 
 
 def _without_dealer_total(hand: dict) -> dict:

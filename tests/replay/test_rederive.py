@@ -7,7 +7,7 @@ import json
 from uuid import UUID
 
 import pytest
-from replay_history import FAMILIES, play_fixed_casino, round_ids
+from replay_history import FAMILIES, FIXED_ROUND, casino_table, play_fixed_casino, round_ids
 
 from ledger.application import TwentyOneLedger
 from ledger.domain.round import Round
@@ -320,3 +320,30 @@ def test_a_round_whose_division_held_the_player_more_still_rederives_with_it_nam
     assert any("Round.HoldAdjusted" in d and "400" in d for d in result.event_differences), (
         result.text()
     )
+
+
+def test_a_round_an_admin_played_for_its_players_rederives_clean(app):
+    # Every command given by an admin's key closes its events with an ActedFor naming the
+    # key: who gave a command, not a step of play. Rederived under an admin's key too (the
+    # HTTP audit runs it inside the request's given_by): the stand-ins act for themselves.
+    table, ann, bob = casino_table(app)
+    app.fix_next_shoe(table, FIXED_ROUND + ["2C"] * 20)
+    rid = app.start_round(table)["round_id"]
+    with app.given_by("admin key 1 (ops)"):
+        app.place_stake(rid, ann, 500)
+        app.place_stake(rid, bob, 500)
+        app.act(rid, "split", actor=ann, hand="h1")
+        app.act(rid, "double_down", actor=ann, hand="h1")
+        app.act(rid, "hit", actor=ann, hand="h3")
+        app.act(rid, "stand", actor=ann, hand="h3")
+        app.act(rid, "stand", actor=bob, hand="h2")
+    assert any(isinstance(e, Round.ActedFor) for e in app.events.get(UUID(rid)))
+
+    plain = rederive_round(app, rid)
+    with app.given_by("admin key 2 (auditing)"):
+        asked_by_an_admin = rederive_round(app, rid)
+
+    for result in (plain, asked_by_an_admin):
+        assert result.matches, result.text()
+        assert result.event_differences == [], result.text()
+        assert result.decisions == 7
