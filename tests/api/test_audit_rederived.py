@@ -167,6 +167,19 @@ def test_a_forged_blackjack_passes_every_other_check_and_fails_here(stored):
     assert "Money: PASS" in html and "Hash chain: PASS" in html
 
 
+def test_replay_audit_exits_1_on_a_forged_blackjack_alone(stored, capsys):
+    from replay.__main__ import main
+
+    env, rid, _, bob = stored
+    assert main(["audit", rid], env=env) == 0
+    capsys.readouterr()
+    forge_a_blackjack(env, rid, bob)
+
+    assert main(["audit", rid], env=env) == 1
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["rederived"]["ok"] is False and shown["money_reconciles"]["ok"] is True
+
+
 def test_a_round_in_play_has_nothing_to_rederive_yet(sqlite_file):
     env = sqlite_file[0]
     app = TwentyOneLedger(env=env)
