@@ -51,7 +51,7 @@ def _check_player(rnd: Any, viewer: Any) -> None:
     me = viewer.player_id
     in_round = {h["player"] for h in rnd.hands.values()} | {rnd.dealer}
     permit(me is not None and me in in_round, "only the round's own players may see its audit")
-    permit(rnd.ended, "a player sees the audit of his round once it has ended")
+    permit(rnd.ended, "a round's players and dealer see its audit once it has ended")
 
 
 def player_audit(rnd: Any, report: dict, viewer: Any, withheld: set[str]) -> dict:

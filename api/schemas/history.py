@@ -119,7 +119,13 @@ class RoundSummarySchema(Schema):
     status = fields.String(required=True, validate=validate.OneOf(ROUND_STATUSES))
     hands = fields.Integer(required=True)
     settled = fields.Integer(required=True)
-    passes_deal = fields.String(required=True)
+    passes_deal = fields.String(
+        required=True,
+        metadata={
+            "description": "the clause that passed the deal on at this round's end (VU-10 in "
+            "Vingt-un, H13-4 in Hoyle); empty when the deal stayed where it was"
+        },
+    )
     position = fields.Integer(required=True, metadata={"description": "its newest event"})
     players = fields.List(fields.Nested(RoundPlayerSchema), required=True)
 
