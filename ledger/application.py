@@ -53,7 +53,7 @@ class TwentyOneLedger(
     # caller makes of the result (the API marks such an answer a replay; api/idempotency.py).
     on_replay: Callable[[str], Any] | None = None
     # How many times a command that lost a race is decided again before ``ConcurrentUpdate``
-    # reaches the caller (``_run``). None by default, so a caller sees every race; the HTTP API
+    # reaches the caller (``_run``). 0 by default, so a caller sees every race; the HTTP API
     # retries (api/__init__.py), as its clients would, with the same outcome.
     conflict_retries = 0
     # ``with app.given_by("ops: refund script"):`` records who gives the commands run inside
