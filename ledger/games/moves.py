@@ -3,6 +3,7 @@ ace's value."""
 
 from __future__ import annotations
 
+from ledger import accounts
 from ledger.domain.round import DEALER, OPEN, Round, is_dealer_hand
 from ledger.errors import RuleViolation
 from ledger.games import families, turns
@@ -69,7 +70,7 @@ def split(play: Play, hand_id: str, player_id: str, amount: int | None) -> str:
     card = hand["cards"][1]
     hold = play.hold_for(amount, split=True)
     play.books.transfer(
-        f"player:{player_id}", play.escrow, hold, fam.SPLIT_CLAUSE, f"stake on {new_id}"
+        accounts.player(player_id), play.escrow, hold, fam.SPLIT_CLAUSE, f"stake on {new_id}"
     )
     rnd.trigger_event(
         Round.HandSplit,
@@ -103,7 +104,11 @@ def double_down(play: Play, hand_id: str, player_id: str) -> str:
     fam.check_double_down(play, hand)
     stake = hand["stake"]
     play.books.transfer(
-        f"player:{player_id}", play.escrow, stake, fam.DOUBLE_CLAUSE, f"double down on {hand_id}"
+        accounts.player(player_id),
+        play.escrow,
+        stake,
+        fam.DOUBLE_CLAUSE,
+        f"double down on {hand_id}",
     )
     play.rnd.trigger_event(
         Round.StakeRaised,

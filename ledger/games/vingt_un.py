@@ -184,7 +184,11 @@ def dealer_divides(play: Play) -> tuple[str, str]:
         # first hold also covered are behind him.
         extra = 0 if play.rules.credit else play.rules.dealer_hand_exposure * hand["stake"]
         play.books.transfer(
-            f"player:{hand['player']}", play.escrow, extra, "VU-21", "the dealer divided his pair"
+            accounts.player(hand["player"]),
+            play.escrow,
+            extra,
+            "VU-21",
+            "the dealer divided his pair",
         )
         rnd.trigger_event(
             Round.HoldAdjusted,
