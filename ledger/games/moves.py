@@ -3,10 +3,13 @@ ace's value."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from ledger import accounts
 from ledger.domain.round import DEALER, OPEN, Round, is_dealer_hand
 from ledger.errors import RuleViolation
 from ledger.games import families, turns
+from ledger.games.book import AceChoice, DoubleDown
 from ledger.games.play import Play
 
 
@@ -98,8 +101,9 @@ def split(play: Play, hand_id: str, player_id: str, amount: int | None) -> str:
 
 def double_down(play: Play, hand_id: str, player_id: str) -> str:
     fam = families.book(play)
-    if not hasattr(fam, "check_double_down"):
+    if not fam.DOUBLE_DOWN:
         raise RuleViolation(f"{play.family} has no double down", fam.PLAY_CLAUSE)
+    fam = cast(DoubleDown, fam)
     hand = turns.check_turn(play, hand_id, player_id, fam.DOUBLE_CLAUSE)
     fam.check_double_down(play, hand)
     stake = hand["stake"]
@@ -135,10 +139,11 @@ def double_down(play: Play, hand_id: str, player_id: str) -> str:
 
 def choose_ace(play: Play, hand_id: str, index: int, value: int, player_id: str) -> None:
     fam = families.book(play)
-    if not hasattr(fam, "check_ace_choice"):
+    if not fam.ACE_CHOICE:
         raise RuleViolation(
             f"in {play.family} an ace counts the best way; only Очко lets the holder choose", "OC-7"
         )
+    fam = cast(AceChoice, fam)
     fam.check_ace_choice(play, hand_id, index, value, player_id)
     play.rnd.trigger_event(
         Round.AceValueChosen,

@@ -20,6 +20,8 @@ OVERDRAW_CLAUSE = "VU-12"
 SPLIT_CLAUSE = "VU-19"
 DEALER_CLAUSE = "VU-13"
 DRAW_FACE_UP = True  # VU-11: drawn cards are dealt face up
+DOUBLE_DOWN = False  # the book has no double down (the dealer's "double" is VU-6)
+ACE_CHOICE = False  # an ace counts the best way
 TIE_SHARE = {"0": Fraction(0), "1/4": Fraction(1, 4), "1/3": Fraction(1, 3)}
 
 
