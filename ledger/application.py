@@ -17,7 +17,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError, Application, Recording
 from eventsourcing.persistence import IntegrityError, Mapper, Transcoder
 
-from ledger.config import DEFAULT_CACHE_SIZE, env_bool, sibling_store_env
+from ledger.config import DEFAULT_CACHE_SIZE, sibling_store_env
 from ledger.domain.acted_for import record_given_by
 from ledger.domain.chain import project, snapshot_state
 from ledger.domain.command import CommandRecord, command_record_id, fingerprint
@@ -30,6 +30,7 @@ from ledger.event_store import LedgerEventStore, LedgerMapper
 from ledger.given_by import current_giver, given_by
 from ledger.repository import LedgerRepository
 from ledger.rules import RuleSet
+from ledger.settings import env_bool
 from ledger.shoes import ShoeService
 from ledger.startup import ConcurrentStartup
 from ledger.transcoder import OrjsonTranscoder
