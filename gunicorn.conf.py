@@ -21,7 +21,7 @@ import os
 
 from api.serving import forwarded_allow_ips as _forwarded_allow_ips
 from api.serving import server_settings
-from ledger.config import SettingError, blank
+from ledger.settings import SettingError, blank
 
 try:
     _server = server_settings()  # the variables above; python -m api checks them before exec
@@ -69,7 +69,8 @@ def on_starting(server):  # noqa: ARG001 - gunicorn's hook signature
     start, with one clear traceback instead of one per worker."""
     from api import create_app
     from api.serving import multiprocess_refusal
-    from ledger.config import SettingError, store_env
+    from ledger.config import store_env
+    from ledger.settings import SettingError
 
     try:
         refusal = multiprocess_refusal(store_env())

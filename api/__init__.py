@@ -12,7 +12,8 @@ from typing import Any
 import click
 from flask import Flask
 
-from ledger.config import SettingError, store_env
+from ledger.config import store_env
+from ledger.settings import SettingError
 
 # Keys of ``config`` that choose the store (the same names as the environment variables).
 _STORE_KEYS = ("LEDGER_", "POSTGRES_")

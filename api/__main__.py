@@ -13,7 +13,7 @@ a store the workers share, so the memory store is refused here (exit 2, saying t
 ``--dev``; see ``api.serving``). With ``--dev`` the key is made in the process that serves
 (under FLASK_DEBUG's reloader: the child that serves, not the parent that watches the files).
 
-Every setting is read before anything starts; a bad one (``ledger.config.SettingError``) is
+Every setting is read before anything starts; a bad one (``ledger.settings.SettingError``) is
 refused in one line naming the variable, with exit status 2.
 """
 
@@ -33,7 +33,8 @@ from werkzeug.serving import is_running_from_reloader
 from api import check_app_settings, create_app
 from api.keys_cli import ensure_admin_key
 from api.serving import ServerSettings, multiprocess_refusal, server_settings, unset_blank
-from ledger.config import SettingError, describe, store_env, store_error_line
+from ledger.config import describe, store_env, store_error_line
+from ledger.settings import SettingError
 from replay.store_file import unreadable_file
 
 CONFIG = Path(__file__).resolve().parent.parent / "gunicorn.conf.py"

@@ -23,8 +23,8 @@ from typing import Any
 from flask import current_app, g, request
 
 from api.errors import problem
-from ledger.config import SettingError
 from ledger.given_by import given_by
+from ledger.settings import SettingError
 
 ROLES = ("admin", "dealer", "player", "auditor")
 HOUSE = "house"  # whom a dealer key without a player acts as (casino tables)

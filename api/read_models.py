@@ -19,7 +19,7 @@ from typing import Any
 from flask import Flask, current_app
 
 from api.cursors import within_the_log
-from ledger.config import env_choice, env_int
+from ledger.settings import env_choice, env_int
 
 MODES = ("inline", "external")
 

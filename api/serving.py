@@ -17,13 +17,14 @@ from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ledger.config import SettingError, blank, env_choice, env_int, env_str, store_kind
+from ledger.config import store_kind
+from ledger.settings import SettingError, blank, env_choice, env_int, env_str
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")  # gunicorn's
 ACCESS_LOG_OFF = ("off", "none")
 
 # Every variable of README.md's Configuration table (a test holds the two together). A blank
-# one counts as unset, for this code (``ledger.config.blank``) and, through
+# one counts as unset, for this code (``ledger.settings.blank``) and, through
 # :func:`unset_blank`, for what reads the environment itself: gunicorn reads WEB_CONCURRENCY
 # with ``int()`` as it is imported, before any config file, and FORWARDED_ALLOW_IPS as given.
 VARIABLES = (

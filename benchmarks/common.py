@@ -24,7 +24,8 @@ from typing import Any
 from uuid import UUID
 
 from ledger.application import TwentyOneLedger
-from ledger.config import env_bool, store_env
+from ledger.config import store_env
+from ledger.settings import env_bool
 
 STORES = ("memory", "sqlite", "postgres")
 SEED = 20_210  # every simulated run is seeded: the same cards in every store and every run

@@ -8,259 +8,28 @@ no pause between requests (a closed loop: every thread has one request in flight
 is one HTTP request of a round: starting it, a stake, a stand. The baseline is the same threads
 calling ``/health`` (one ``SELECT max(id)`` on the store) for the same kind of stretch.
 
-``GunicornServer``, ``Client`` and ``play_casino_round`` are also what the end-to-end tests in
-``tests/e2e`` drive a real server with, so the harness this figure relies on is tested.
+The server (``benchmarks.server``), the client and the round it plays (``benchmarks.client``)
+are also what the end-to-end and browser tests drive a real server with, so the harness this
+figure relies on is tested.
 """
 
 from __future__ import annotations
 
-import http.client
-import os
-import re
-import signal
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-import orjson
-
+from benchmarks.client import Client, play_casino_round
 from benchmarks.common import emit, note, postgres_unreachable, store
+from benchmarks.server import GunicornServer
 
-REPO = Path(__file__).resolve().parent.parent
-CONFIG = REPO / "gunicorn.conf.py"
 TARGET = {"min_ratio": 0.3}  # actions/s at least 0.3 of the trivial endpoint's requests/s
 P99_TARGET_MS = 50.0
-STAKE = 200
 CYCLES = 5  # stretches of health checks and of rounds, alternating
-_LISTENING = re.compile(r"Listening at: (http://\S+)")
-
-
-class ServerError(RuntimeError):
-    pass
-
-
-class GunicornServer:
-    """gunicorn with the repository's config on a free loopback port (``PORT=0``; the port is
-    read back from gunicorn's log). ``environ`` is layered over this process's environment;
-    ``argv`` may start it another way (``python -m api``), ``cwd`` elsewhere."""
-
-    def __init__(
-        self,
-        environ: Mapping[str, str],
-        log_path: Path,
-        *,
-        argv: list[str] | None = None,
-        cwd: Path = REPO,
-        start_timeout: float = 30.0,
-    ):
-        self.environ = {**os.environ, "HOST": "127.0.0.1", "PORT": "0", **environ}
-        self.argv = argv or [sys.executable, "-m", "gunicorn", "--config", str(CONFIG)]
-        self.cwd = cwd
-        self.log_path = Path(log_path)
-        self.start_timeout = start_timeout
-        self.process: subprocess.Popen | None = None
-        self.url = ""
-        self.clients: list[Client] = []
-
-    def client(self, key: str | None = None) -> Client:
-        """A client of this server, closed when the server stops."""
-        made = Client(self.url, key)
-        self.clients.append(made)
-        return made
-
-    def __enter__(self) -> GunicornServer:
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    def start(self) -> str:
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(
-                self.argv,
-                cwd=self.cwd,
-                env=self.environ,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        deadline = time.monotonic() + self.start_timeout
-        try:
-            while not self.url:
-                self._alive_before(deadline)
-                found = _LISTENING.search(self.log())
-                self.url = found.group(1) if found else ""
-                time.sleep(0.05)
-            while not self._healthy():
-                self._alive_before(deadline)
-                time.sleep(0.1)
-        except BaseException:
-            self.stop()
-            raise
-        return self.url
-
-    def _alive_before(self, deadline: float) -> None:
-        assert self.process is not None
-        if self.process.poll() is not None:
-            raise ServerError(f"gunicorn exited ({self.process.returncode}):\n{self.log()[-3000:]}")
-        if time.monotonic() > deadline:
-            raise ServerError(
-                f"gunicorn not ready in {self.start_timeout} s:\n{self.log()[-3000:]}"
-            )
-
-    def _healthy(self) -> bool:
-        probe = Client(self.url, timeout=2)
-        try:
-            return probe.call("GET", "/health")[0] == 200
-        except OSError:
-            return False
-        finally:
-            probe.close()
-
-    def stop(self, timeout: float = 20.0) -> int | None:
-        """SIGTERM (gunicorn's graceful stop), then SIGKILL if it overstays; the exit code."""
-        for client in self.clients:
-            client.close()
-        process = self.process
-        if process is None:
-            return None
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
-        return process.returncode
-
-
-class HttpError(AssertionError):
-    def __init__(self, method: str, path: str, status: int, body: Any):
-        super().__init__(f"{method} {path} -> {status}: {body}")
-        self.status, self.body = status, body
-
-
-class _Line:
-    """One keep-alive connection, which several clients (keys) may share."""
-
-    def __init__(self) -> None:
-        self.conn: http.client.HTTPConnection | None = None
-        self.used = 0.0
-
-
-class Client:
-    """JSON over one keep-alive connection; every request's latency is kept in ``latencies``.
-
-    A connection idle for longer than the server keeps it (gunicorn's ``keepalive``) is
-    replaced before use; one that the server closed anyway is re-sent on a new connection only
-    when that is safe: a GET, or a POST carrying an ``Idempotency-Key``."""
-
-    IDLE = 3.0  # seconds; below gunicorn.conf.py's keepalive of 5
-
-    def __init__(
-        self,
-        base_url: str,
-        key: str | None = None,
-        timeout: float = 10.0,
-        line: _Line | None = None,
-    ):
-        parts = urlsplit(base_url)
-        self.base_url = base_url
-        self.host, self.port, self.key, self.timeout = parts.hostname, parts.port, key, timeout
-        self.line = line or _Line()
-        self.latencies: list[float] = []
-        self.last_headers: dict[str, str] = {}
-
-    def sharing(self, key: str | None = None) -> Client:
-        """A client with its own key and latencies on this client's connection."""
-        return Client(self.base_url, key, self.timeout, self.line)
-
-    def close(self) -> None:
-        if self.line.conn is not None:
-            self.line.conn.close()
-            self.line.conn = None
-
-    def call(
-        self,
-        method: str,
-        path: str,
-        body: Any = None,
-        *,
-        expect: int | None = None,
-        headers: Mapping[str, str] | None = None,
-    ) -> tuple[int, Any]:
-        sent = {"Accept": "application/json", **(headers or {})}
-        if self.key:
-            sent.setdefault("Authorization", f"Bearer {self.key}")
-        # orjson: the load generator shares the machine's two cores with the server, so its
-        # own CPU per request is kept small (it parses every round's view)
-        data = None if body is None else orjson.dumps(body)
-        if data is not None:
-            sent["Content-Type"] = "application/json"
-        retry_safe = method == "GET" or "Idempotency-Key" in sent
-        line = self.line
-        for attempt in (1, 2):
-            if line.conn is not None and time.monotonic() - line.used > self.IDLE:
-                self.close()
-            if line.conn is None:
-                line.conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
-            started = time.perf_counter()
-            try:
-                line.conn.request(method, path, body=data, headers=sent)
-                response = line.conn.getresponse()
-                raw = response.read()
-            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
-                self.close()
-                if attempt == 2 or not retry_safe:
-                    raise
-                continue
-            self.latencies.append(time.perf_counter() - started)
-            line.used = time.monotonic()
-            self.last_headers = dict(response.getheaders())
-            out = orjson.loads(raw) if raw else None
-            if expect is not None and response.status != expect:
-                raise HttpError(method, path, response.status, out)
-            return response.status, out
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    def post(self, path: str, body: Any = None, expect: int = 200, **kw: Any) -> Any:
-        return self.call("POST", path, {} if body is None else body, expect=expect, **kw)[1]
-
-    def get(self, path: str, expect: int = 200) -> Any:
-        return self.call("GET", path, expect=expect)[1]
-
-
-def play_casino_round(dealer: Client, players: Mapping[str, Client], table_id: str) -> dict:
-    """One round at a casino table without insurance, whatever the shoe deals: every seated
-    player (``players``: player id -> that player's client) stakes, every hand stands when
-    its turn comes, the house plays itself. Returns the final view of the round."""
-    view = dealer.post(f"/v1/tables/{table_id}/rounds", expect=201)
-    actions = f"/v1/rounds/{view['round_id']}/actions"
-    for client in players.values():
-        view = client.post(actions, {"action": "stake", "amount": STAKE})["round"]
-    for _ in range(4 * len(players) + 4):  # every stand closes a hand: bounded
-        if view["ended"]:
-            return view
-        turn = view["current_turn"]
-        if turn is None:
-            raise AssertionError(f"round waits in phase {view['phase']!r} with no turn")
-        owner = next(h["player"] for h in view["hands"] if h["id"] == turn)
-        view = players[owner].post(actions, {"action": "stand", "hand": turn})["round"]
-    raise AssertionError(f"round {view['round_id']} did not end: {view}")
-
-
-# -- the figure ----------------------------------------------------------------------------
 
 
 def _server_environ(env: Mapping[str, str]) -> dict[str, str]:

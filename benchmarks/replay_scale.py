@@ -30,7 +30,7 @@ from benchmarks.replay_history import (
     postgres_store,
     sqlite_store,
 )
-from ledger.config import env_int
+from ledger.settings import env_int
 
 EVENTS = 1_000_000
 QUICK_EVENTS = 3_000

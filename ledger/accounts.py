@@ -56,6 +56,15 @@ def pool_owner(account: str) -> UUID | None:
     return _owner(account, "pool:")
 
 
+def escrow_owner(account: str) -> str | None:
+    """The round whose escrow this is, its id as the account spells it, or None for every
+    other kind of account. Not parsed into a UUID: ``replay verify`` keys rounds by the id as
+    the events write it, and reads stores whose account names may be damaged."""
+    if account.startswith("escrow:"):
+        return account[len("escrow:") :]
+    return None
+
+
 @lru_cache(maxsize=4096)  # a command asks about the same few accounts many times
 def _owner(account: str, prefix: str) -> UUID | None:
     if account.startswith(prefix):

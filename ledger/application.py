@@ -17,7 +17,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError, Application, Recording
 from eventsourcing.persistence import IntegrityError, Mapper, Transcoder
 
-from ledger.config import DEFAULT_CACHE_SIZE, env_bool, sibling_store_env
+from ledger.config import DEFAULT_CACHE_SIZE, sibling_store_env
 from ledger.domain.acted_for import record_given_by
 from ledger.domain.chain import project, snapshot_state
 from ledger.domain.command import CommandRecord, command_record_id, fingerprint
@@ -30,6 +30,7 @@ from ledger.event_store import LedgerEventStore, LedgerMapper
 from ledger.given_by import current_giver, given_by
 from ledger.repository import LedgerRepository
 from ledger.rules import RuleSet
+from ledger.settings import env_bool
 from ledger.shoes import ShoeService
 from ledger.startup import ConcurrentStartup
 from ledger.transcoder import OrjsonTranscoder
@@ -53,7 +54,7 @@ class TwentyOneLedger(
     # caller makes of the result (the API marks such an answer a replay; api/idempotency.py).
     on_replay: Callable[[str], Any] | None = None
     # How many times a command that lost a race is decided again before ``ConcurrentUpdate``
-    # reaches the caller (``_run``). None by default, so a caller sees every race; the HTTP API
+    # reaches the caller (``_run``). 0 by default, so a caller sees every race; the HTTP API
     # retries (api/__init__.py), as its clients would, with the same outcome.
     conflict_retries = 0
     # ``with app.given_by("ops: refund script"):`` records who gives the commands run inside

@@ -15,7 +15,7 @@ from typing import Any
 from ledger import accounts
 from ledger.domain.table import Table
 from ledger.errors import NotPermitted, RuleViolation, WrongPhase
-from ledger.games.books import Books
+from ledger.games.bookkeeping import Books
 
 CLAUSE = "VU-31"
 ADMINS = ("admin", "ledger")

@@ -267,9 +267,10 @@ class Verifier:
         if event.round_id and event.round_id not in self.named:
             self.named[event.round_id] = where
         for account in (event.from_account, event.to_account):
-            if account.startswith("escrow:"):
+            round_id = accounts.escrow_owner(account)
+            if round_id is not None:
                 self.escrow_last[account] = where
-                self.named.setdefault(account[len("escrow:") :], where)
+                self.named.setdefault(round_id, where)
         if event.from_account.startswith("pool:") and self.balances[event.from_account] < 0:
             self.fault(where, "money", f"{event.from_account} went below zero")
         for account in (event.from_account, event.to_account):

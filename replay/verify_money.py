@@ -218,8 +218,9 @@ class MoneyMoved:
 
 def _named_escrow(event: Any) -> str:
     for account in (event.from_account, event.to_account):
-        if account.startswith("escrow:"):
-            return account[len("escrow:") :]
+        round_id = accounts.escrow_owner(account)
+        if round_id is not None:
+            return round_id
     return ""
 
 

@@ -1,5 +1,5 @@
 """The test suite's own variables (README, Configuration), read as the ledger reads its own: a
-blank value counts as unset (``ledger.config.env_str``).
+blank value counts as unset (``ledger.settings.env_str``).
 
 Kept beside the top-level conftest.py, whose folder pytest puts on ``sys.path``, so that every
 conftest can import it (``from environment import under_ci``)."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ledger.config import env_str
+from ledger.settings import env_str
 
 
 def under_ci() -> bool:

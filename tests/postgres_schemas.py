@@ -9,7 +9,7 @@ import uuid
 import psycopg
 from psycopg import sql
 
-from ledger.config import env_str
+from ledger.settings import env_str
 
 
 def postgres_settings() -> dict[str, str]:

@@ -31,6 +31,8 @@ H17_CLAUSE = "CB-X-H17"
 SIX_FIVE_CLAUSE = "CB-X-6:5"
 _THREE_TO_TWO = Fraction(3, 2)  # made once: a Fraction is slow to make
 DRAW_FACE_UP = True
+DOUBLE_DOWN = True  # the usual table option (check_double_down)
+ACE_CHOICE = False  # an ace counts the best way
 
 
 def begin(play: Play) -> None:
@@ -165,6 +167,14 @@ def _may_resplit_aces(play: Play, hand: dict) -> bool:
     )
 
 
+def turn_ends_openly(play: Play, hand: dict) -> bool:
+    return False  # never asked: a casino table has no holder_ends_turn
+
+
+def bust_waits(play: Play) -> bool:
+    return False  # CB-7: a bust loses at once
+
+
 def check_draw(play: Play, hand: dict) -> None:
     if _split_ace(hand) and not play.rules.hit_split_aces and hand["status"] == "open":
         raise RuleViolation("split aces take one card each at this table", SPLIT_CLAUSE)
@@ -256,15 +266,29 @@ def dealer_turn(play: Play) -> None:
             play.deal(DEALER, face_up=True, drawn=True, clause=_dealer_clause(play))
         total = rnd.total(DEALER)
         if total > 21:
-            rnd.trigger_event(Round.HandOverdrawn, hand=DEALER, total=total, clause=DEALER_CLAUSE)
-        else:
-            rnd.trigger_event(
-                Round.HandStood,
-                hand=DEALER,
-                total=total,
-                clause=_dealer_clause(play),
-                actor="ledger",
-            )
+            dealer_overdraws(play)
+            return
+        rnd.trigger_event(
+            Round.HandStood,
+            hand=DEALER,
+            total=total,
+            clause=_dealer_clause(play),
+            actor="ledger",
+        )
+    settle(play)
+
+
+def check_dealer_draw(play: Play) -> None:
+    # CB-9: the dealer draws by rule in dealer_turn; a dealer's draw asked for is refused
+    # (the use case refuses it first, in the same words).
+    raise RuleViolation("the casino dealer's play is automatic", "CB-9")
+
+
+def dealer_overdraws(play: Play) -> None:
+    rnd = play.rnd
+    rnd.trigger_event(
+        Round.HandOverdrawn, hand=DEALER, total=rnd.total(DEALER), clause=DEALER_CLAUSE
+    )
     settle(play)
 
 

@@ -23,6 +23,8 @@ PLAY_CLAUSE = DRAW_CLAUSE = STAND_CLAUSE = OVERDRAW_CLAUSE = "H13-7"
 SPLIT_CLAUSE = "H13-3"
 DEALER_CLAUSE = "H13-8"
 DRAW_FACE_UP = True
+DOUBLE_DOWN = False  # the book has no double down
+ACE_CHOICE = False  # an ace counts the best way
 STAKE_CLAUSE = "H13-2"
 
 

@@ -3,9 +3,13 @@ ace's value."""
 
 from __future__ import annotations
 
+from typing import cast
+
+from ledger import accounts
 from ledger.domain.round import DEALER, OPEN, Round, is_dealer_hand
 from ledger.errors import RuleViolation
 from ledger.games import families, turns
+from ledger.games.book import AceChoice, DoubleDown
 from ledger.games.play import Play
 
 
@@ -69,7 +73,7 @@ def split(play: Play, hand_id: str, player_id: str, amount: int | None) -> str:
     card = hand["cards"][1]
     hold = play.hold_for(amount, split=True)
     play.books.transfer(
-        f"player:{player_id}", play.escrow, hold, fam.SPLIT_CLAUSE, f"stake on {new_id}"
+        accounts.player(player_id), play.escrow, hold, fam.SPLIT_CLAUSE, f"stake on {new_id}"
     )
     rnd.trigger_event(
         Round.HandSplit,
@@ -97,13 +101,18 @@ def split(play: Play, hand_id: str, player_id: str, amount: int | None) -> str:
 
 def double_down(play: Play, hand_id: str, player_id: str) -> str:
     fam = families.book(play)
-    if not hasattr(fam, "check_double_down"):
+    if not fam.DOUBLE_DOWN:
         raise RuleViolation(f"{play.family} has no double down", fam.PLAY_CLAUSE)
+    fam = cast(DoubleDown, fam)
     hand = turns.check_turn(play, hand_id, player_id, fam.DOUBLE_CLAUSE)
     fam.check_double_down(play, hand)
     stake = hand["stake"]
     play.books.transfer(
-        f"player:{player_id}", play.escrow, stake, fam.DOUBLE_CLAUSE, f"double down on {hand_id}"
+        accounts.player(player_id),
+        play.escrow,
+        stake,
+        fam.DOUBLE_CLAUSE,
+        f"double down on {hand_id}",
     )
     play.rnd.trigger_event(
         Round.StakeRaised,
@@ -130,10 +139,11 @@ def double_down(play: Play, hand_id: str, player_id: str) -> str:
 
 def choose_ace(play: Play, hand_id: str, index: int, value: int, player_id: str) -> None:
     fam = families.book(play)
-    if not hasattr(fam, "check_ace_choice"):
+    if not fam.ACE_CHOICE:
         raise RuleViolation(
             f"in {play.family} an ace counts the best way; only Очко lets the holder choose", "OC-7"
         )
+    fam = cast(AceChoice, fam)
     fam.check_ace_choice(play, hand_id, index, value, player_id)
     play.rnd.trigger_event(
         Round.AceValueChosen,

@@ -29,6 +29,8 @@ PLAY_CLAUSE = DRAW_CLAUSE = STAND_CLAUSE = DEALER_CLAUSE = "OC-6"
 OVERDRAW_CLAUSE = "OC-9"
 SPLIT_CLAUSE = "OC-6"
 DRAW_FACE_UP = False  # the punter's draws are his own business until the showdown
+DOUBLE_DOWN = False  # the book has no double down
+ACE_CHOICE = True  # OC-7: the holder counts each ace 1 or 11 (check_ace_choice)
 
 
 def after_deal(play: Play) -> None:

@@ -3,6 +3,7 @@ closing, the Vingt-un dealer's double (VU-6) and the second cards, up to the fir
 
 from __future__ import annotations
 
+from ledger import accounts
 from ledger.domain.round import DEALER, Round
 from ledger.errors import WrongPhase
 from ledger.games import dealer_play, families, phases, turns
@@ -66,7 +67,7 @@ def dealer_double(play: Play, called: bool) -> None:
             hand = rnd.hands[hand_id]
             extra = hand["stake"] if play.rules.credit else 0  # the hold already covers it
             play.books.transfer(
-                f"player:{hand['player']}", play.escrow, extra, "VU-6", "dealer's double"
+                accounts.player(hand["player"]), play.escrow, extra, "VU-6", "dealer's double"
             )
             rnd.trigger_event(
                 Round.StakeRaised,

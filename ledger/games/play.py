@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from ledger import accounts
 from ledger.cards import is_natural
 from ledger.domain.round import DEALER, OUTCOMES, Round
-from ledger.games.books import Books
+from ledger.games.bookkeeping import Books
 from ledger.rules import RuleSet
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from ledger import accounts
 from ledger.cards import same_denomination
 from ledger.domain.round import DEALER, Round
-from ledger.errors import NotAPair, RuleViolation
+from ledger.errors import NotAPair
 from ledger.games import staking
 from ledger.games.play import Play
 
@@ -85,11 +85,6 @@ def check_pair(
 def deal_on_each(play: Play, hand_id: str, new_id: str, clause: str) -> None:
     play.deal(hand_id, face_up=False, drawn=False, clause=clause, asked=True)
     play.deal(new_id, face_up=False, drawn=False, clause=clause, asked=True)
-
-
-def dealer_draw_limit(play: Play, limit: int | None, clause: str) -> None:
-    if limit is not None and play.rnd.dealer_hand["draws"] >= limit:
-        raise RuleViolation(f"at most {limit} cards may be drawn", clause)
 
 
 def take_stake_for(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ledger import accounts
 from ledger.domain.round import Round
 from ledger.errors import NotPermitted, RuleViolation, StakeOutOfLimits, WrongPhase
 from ledger.games import families, opening
@@ -38,7 +39,9 @@ def place_stake(play: Play, player_id: str, amount: int) -> str:
             )
     hand = hands[0]
     hold = play.hold_for(amount, others=len(rnd.order) - 1)
-    play.books.transfer(f"player:{player_id}", play.escrow, hold, clause, f"stake on {hand['id']}")
+    play.books.transfer(
+        accounts.player(player_id), play.escrow, hold, clause, f"stake on {hand['id']}"
+    )
     rnd.trigger_event(
         Round.StakePlaced,
         hand=hand["id"],

@@ -20,6 +20,8 @@ OVERDRAW_CLAUSE = "VU-12"
 SPLIT_CLAUSE = "VU-19"
 DEALER_CLAUSE = "VU-13"
 DRAW_FACE_UP = True  # VU-11: drawn cards are dealt face up
+DOUBLE_DOWN = False  # the book has no double down (the dealer's "double" is VU-6)
+ACE_CHOICE = False  # an ace counts the best way
 TIE_SHARE = {"0": Fraction(0), "1/4": Fraction(1, 4), "1/3": Fraction(1, 3)}
 
 
@@ -184,7 +186,11 @@ def dealer_divides(play: Play) -> tuple[str, str]:
         # first hold also covered are behind him.
         extra = 0 if play.rules.credit else play.rules.dealer_hand_exposure * hand["stake"]
         play.books.transfer(
-            f"player:{hand['player']}", play.escrow, extra, "VU-21", "the dealer divided his pair"
+            accounts.player(hand["player"]),
+            play.escrow,
+            extra,
+            "VU-21",
+            "the dealer divided his pair",
         )
         rnd.trigger_event(
             Round.HoldAdjusted,

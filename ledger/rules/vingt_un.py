@@ -59,15 +59,6 @@ class VingtUnRules(RuleSet):
     def packs(self) -> int:
         return 2 if self.deal_limit == "two_packs" else 1
 
-    @property
-    def keeps_pool(self) -> bool:
-        return bool(
-            self.pool_ante
-            or self.pool_dealer_overdraw
-            or self.pool_tie_share != "0"
-            or self.penalty_amount
-        )
-
     def ante_due(self, round_of_deal: int) -> int:
         """The ante each player seated for a round pays (VU-27 a), the round being
         ``round_of_deal`` of its deal (1: the deal's first; 0: not recorded, a round from

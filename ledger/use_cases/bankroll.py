@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ledger import accounts
 from ledger.domain.player import Player
-from ledger.games.books import Books
+from ledger.games.bookkeeping import Books
 from ledger.text import check_text
 from ledger.unit_of_work import UnitOfWork
 from ledger.use_cases.inputs import ADMIN, positive_amount

@@ -10,7 +10,7 @@ from eventsourcing.utils import get_topic
 from ledger import accounts, deal_sales
 from ledger.domain.table import POOL_CARRIED_OVER, Table
 from ledger.errors import ConcurrentUpdate, NotPermitted
-from ledger.games.books import Books
+from ledger.games.bookkeeping import Books
 from ledger.text import check_text
 from ledger.unit_of_work import UnitOfWork
 from ledger.use_cases.inputs import ADMIN, positive_amount

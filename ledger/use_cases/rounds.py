@@ -12,7 +12,7 @@ from ledger import round_start
 from ledger.domain.round import Round
 from ledger.errors import InvalidCommand, NotPermitted, WrongPhase
 from ledger.games import moves, staking, turns
-from ledger.games.books import Books
+from ledger.games.bookkeeping import Books
 from ledger.games.play import Play
 from ledger.rules import RuleSet, rules_from_record
 from ledger.shoes import RoundCards

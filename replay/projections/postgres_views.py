@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ledger.config import POSTGRES_DEFAULTS, env_int, env_str
+from ledger.config import POSTGRES_DEFAULTS
+from ledger.settings import env_int, env_str
 from replay.projections.database import ProjectionBusy, ViewDatabase, set_clause
 
 _ARRAY = {str: "text[]", int: "bigint[]"}  # PostgreSQL array types of key parts, by type

@@ -146,7 +146,7 @@ def test_the_open_pools_command_prints_what_it_opened(tmp_path):
     import json
 
     from ledger.application import TwentyOneLedger
-    from ledger.cli import open_pools
+    from ledger.cli.open_pools import open_pools
     from ledger.config import store_env
 
     environ = {"LEDGER_STORE": "sqlite", "LEDGER_SQLITE_PATH": str(tmp_path / "old.sqlite3")}

@@ -8,7 +8,7 @@ import json
 from eventsourcing.application import AggregateNotFoundError
 
 from ledger.application import TwentyOneLedger
-from ledger.cli import reveal_retired
+from ledger.cli.reveal_retired import reveal_retired
 from ledger.config import store_env
 from ledger.simulate import Settings, Tally, play_round
 from ledger.strategy import TableView

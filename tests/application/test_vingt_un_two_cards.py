@@ -16,7 +16,7 @@ from ledger.balances import fold_balances
 from ledger.domain.round import Round
 from ledger.errors import HandClosed, OutOfTurn, RuleViolation, WrongPhase
 from ledger.games import turns
-from ledger.games.books import Books
+from ledger.games.bookkeeping import Books
 from ledger.games.play import Play
 from ledger.rules import rules_from_record
 

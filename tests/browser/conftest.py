@@ -1,4 +1,4 @@
-"""Browser fixtures: a real gunicorn process (``benchmarks.http_load``'s, as in tests/e2e) and
+"""Browser fixtures: a real gunicorn process (``benchmarks.server``'s, as in tests/e2e) and
 Debian's headless chromium driven by Playwright.
 
 The browser is the system's ``/usr/bin/chromium`` (``make browser`` installs it); Playwright
@@ -19,7 +19,7 @@ from environment import chromium as chromium_path
 from environment import under_ci
 
 from api.store import ApiStore
-from benchmarks.http_load import GunicornServer
+from benchmarks.server import GunicornServer
 from ledger.config import store_env
 
 CHROMIUM = chromium_path()

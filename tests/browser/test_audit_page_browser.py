@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from benchmarks.http_load import Client, GunicornServer
+from benchmarks.client import Client
+from benchmarks.server import GunicornServer
 
 STAKE = 200
 DEPOSIT = 100_000

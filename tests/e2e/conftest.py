@@ -1,8 +1,8 @@
 """End-to-end fixtures: a real gunicorn process and real HTTP clients.
 
-The server, the client and the round player are ``benchmarks.http_load``'s, so the harness of
-the HTTP load figure is exercised by every test run. Every wait is bounded: the server's start
-(30 s), each request (10 s) and the server's stop (20 s, then SIGKILL).
+The server (``benchmarks.server``), the client and the round player (``benchmarks.client``) are
+the HTTP load figure's, so its harness is exercised by every test run. Every wait is bounded:
+the server's start (30 s), each request (10 s) and the server's stop (20 s, then SIGKILL).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.http_load import REPO, GunicornServer
+from benchmarks.server import REPO, GunicornServer
 
 _SECRET = re.compile(r"secret \(shown once\): (\S+)")
 

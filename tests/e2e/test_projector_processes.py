@@ -31,7 +31,8 @@ from typing import Any
 import pytest
 from postgres_schemas import create_schema, drop_schema
 
-from benchmarks.http_load import REPO, Client, HttpError
+from benchmarks.client import Client, HttpError
+from benchmarks.server import REPO
 from ledger import accounts
 from ledger.application import TwentyOneLedger
 from ledger.balances import fold_balances

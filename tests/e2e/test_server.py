@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 from uuid import uuid4
 
-from benchmarks.http_load import REPO, Client, GunicornServer, play_casino_round
+from benchmarks.client import Client, play_casino_round
+from benchmarks.server import REPO, GunicornServer
 from ledger.application import TwentyOneLedger
 from ledger.balances import fold_balances
 from ledger.config import store_env

@@ -15,7 +15,7 @@ from uuid import UUID
 
 import pytest
 
-from benchmarks.http_load import Client, HttpError
+from benchmarks.client import Client, HttpError
 from ledger import accounts
 from ledger.application import TwentyOneLedger
 from ledger.balances import fold_balances

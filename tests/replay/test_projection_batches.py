@@ -12,9 +12,9 @@
 from __future__ import annotations
 
 import gc
-import os
 
 import pytest
+from environment import under_ci
 from test_projection_concurrency import SHARED
 from test_projections import play_simulations, play_vingt_un_pool, rebuilt, snapshot
 
@@ -158,7 +158,7 @@ def test_the_trails_long_entries_are_stored_lz4_compressed_on_postgresql(app, st
         if setting != "lz4":
             reason = f"this PostgreSQL server cannot compress with lz4 (it uses {setting})"
             # Under CI the PostgreSQL half must run whole, not quietly lose a test.
-            if os.environ.get("CI", "").lower() == "true":
+            if under_ci():
                 pytest.fail(f"CI=true: {reason}")
             pytest.skip(reason)
         proj.rebuild()

@@ -21,7 +21,8 @@ from postgres_schemas import postgres_settings
 
 from api import app_settings
 from api.serving import VARIABLES, server_settings, unset_blank
-from ledger.config import SettingError, env_bool, env_str, store_env
+from ledger.config import store_env
+from ledger.settings import SettingError, env_bool, env_str
 from replay.projections.postgres_views import connect_settings
 
 ROOT = Path(__file__).resolve().parents[2]

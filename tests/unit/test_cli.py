@@ -6,7 +6,9 @@ import sys
 
 import pytest
 
-from ledger.cli import build_parser, main, open_pools, progress_reporter, settings_from
+from ledger.cli import build_parser, main
+from ledger.cli.open_pools import open_pools
+from ledger.cli.simulate import progress_reporter, settings_from
 
 
 def settings(*argv: str):

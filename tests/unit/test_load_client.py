@@ -1,4 +1,4 @@
-"""The HTTP load generator's client (benchmarks/http_load.py): clients made with ``sharing``
+"""The HTTP load generator's client (benchmarks/client.py): clients made with ``sharing``
 send their own keys over one keep-alive connection, so the benchmark's health checks can use
 the very connections its rounds use."""
 
@@ -8,7 +8,7 @@ import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from benchmarks.http_load import Client
+from benchmarks.client import Client
 
 
 class Echo(BaseHTTPRequestHandler):

@@ -1,17 +1,9 @@
-"""``python -m ledger``: command-line tools.
-
-``simulate`` plays many rounds through the real application and store and prints ONE JSON
-object on stdout (the figures of ``ledger.simulate.run`` and the settings used), with a
-progress bar on stderr when stderr is a terminal.
+"""``python -m ledger simulate``: play many rounds through the real application and store,
+and print ONE JSON object on stdout (the figures of ``ledger.simulate.run`` and the settings
+used), with a progress bar on stderr when stderr is a terminal.
 
     python -m ledger simulate --family casino --rounds 10000 --seed 1 --store memory
     python -m ledger simulate --rounds 200000 --seed 1 --workers 2   # both cores
-
-``open-pools`` opens, on the configured store, the pool of every Vingt-un table recorded
-before tables kept their pools in their own stream, and prints ONE JSON object.
-
-``reveal-retired`` reveals, on the configured store, every shoe a table retired without a
-reveal (a cut for the deal before 7ce9108), and prints ONE JSON object.
 
 ``--seed`` makes a run reproducible: the shoes' server seeds and cuts then come from
 ``random.Random(seed)`` instead of ``secrets`` (simulation only; see ``ShoeService.rng``).
@@ -21,15 +13,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from ledger.config import describe, store_env, store_error_line
-from ledger.errors import LedgerError
+from ledger.cli.store import Refused, open_ledger
+from ledger.config import describe, store_env
 
 FAMILIES = ("vingt-un", "hoyle-1913", "ochko", "casino")
 STORES = ("memory", "sqlite", "postgres")
@@ -63,11 +54,7 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"a seed is a whole number, got {text!r}") from None
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m ledger", description="Twenty-One Ledger tools."
-    )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+def add_parser(commands: Any) -> None:
     sim = commands.add_parser(
         "simulate",
         help="play many rounds through the ledger and print figures as JSON",
@@ -75,24 +62,6 @@ def build_parser() -> argparse.ArgumentParser:
         "object (figures and settings) on stdout.",
     )
     sim.set_defaults(subparser=sim)
-    commands.add_parser(
-        "open-pools",
-        help="open the pools of Vingt-un tables recorded before tables kept their pools",
-        description="On the store LEDGER_STORE names: open the pool of every Vingt-un table "
-        "recorded before tables kept their pools in their own stream, with one fold of the "
-        "log's transfers for all of them; print ONE JSON object. Run it once after upgrading, "
-        "in a quiet hour (it reads every transfer event), instead of leaving each table's "
-        "first command that moves pool money to fold the log.",
-    )
-    commands.add_parser(
-        "reveal-retired",
-        help="reveal the shoes tables retired without a reveal (before 7ce9108)",
-        description="On the store LEDGER_STORE names: reveal, from the shoe vault, every shoe "
-        "a table retired (another shoe replaced it, or the table closed) that has no "
-        "Shoe.Revealed; print ONE JSON object. Run it once after upgrading: a cut for the "
-        "deal used to replace the shoe in use without revealing it, which replay verify "
-        "now reports. Running it again reveals nothing.",
-    )
     sim.add_argument(
         "--family", choices=FAMILIES, default="casino", help="rule family (default casino)"
     )
@@ -166,7 +135,6 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="player policy: basic strategy or mimic the dealer (default basic)",
     )
-    return parser
 
 
 def settings_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Any:
@@ -222,45 +190,6 @@ def progress_reporter(total: int, stream: TextIO) -> Iterator[Callable[[int], No
         yield lambda n: bar.update(task, completed=n)
 
 
-class _Refused(Exception):
-    """Already reported on stderr: the command exits with ``code``."""
-
-    def __init__(self, code: int) -> None:
-        super().__init__(code)
-        self.code = code
-
-
-@contextmanager
-def _ledger(command: str, stderr: TextIO, make_env: Callable[[], dict]) -> Iterator[tuple]:
-    """The application on the store ``make_env`` names, and that environment; a bad setting,
-    a store that cannot be opened or a refusal is reported and raised as ``_Refused``."""
-    from eventsourcing.persistence import PersistenceError
-
-    from ledger.application import TwentyOneLedger
-
-    name = f"python -m ledger {command}"
-    try:
-        env = make_env()
-    except ValueError as error:  # a malformed POSTGRES_* or LEDGER_* variable
-        print(f"{name}: {error}", file=stderr)
-        raise _Refused(2) from None
-    try:
-        app = TwentyOneLedger(env=env)
-    except PersistenceError as error:
-        print(f"{name}: {describe(env)}: {store_error_line(error)}", file=stderr)
-        raise _Refused(1) from None
-    try:
-        yield app, env
-    except LedgerError as error:
-        print(f"{name}: the ledger refused: {error}", file=stderr)
-        raise _Refused(1) from None
-    except PersistenceError as error:
-        print(f"{name}: {describe(env)}: {store_error_line(error)}", file=stderr)
-        raise _Refused(1) from None
-    finally:
-        app.close()
-
-
 def simulate(
     args: argparse.Namespace, parser: argparse.ArgumentParser, stdout: TextIO, stderr: TextIO
 ) -> int:
@@ -280,7 +209,7 @@ def simulate(
             )
 
         try:
-            with _ledger("simulate", stderr, make_env) as (app, env):
+            with open_ledger("simulate", stderr, make_env) as (app, env):
                 with progress_reporter(settings.rounds, stderr) as progress:
                     if settings.workers > 1:
                         # The parent's application has made the store ready (its tables, its
@@ -289,7 +218,7 @@ def simulate(
                         result = run_parallel(settings, env, progress, store_ready=True)
                     else:
                         result = run(settings, app, progress)
-        except _Refused as refused:
+        except Refused as refused:
             return refused.code
         except WorkerFailed as failed:  # a worker died (killed, out of memory)
             print(f"python -m ledger simulate: {failed}", file=stderr)
@@ -305,53 +234,3 @@ def simulate(
     stdout.write(json.dumps(out) + "\n")
     stdout.flush()
     return 0
-
-
-def open_pools(stdout: TextIO, stderr: TextIO, environ: Any = None) -> int:
-    try:
-        with _ledger("open-pools", stderr, lambda: store_env(environ=environ, create=False)) as (
-            app,
-            env,
-        ):
-            opened = app.open_pools()
-    except _Refused as refused:
-        return refused.code
-    stdout.write(json.dumps({"opened": opened, "store_description": describe(env)}) + "\n")
-    return 0
-
-
-def reveal_retired(stdout: TextIO, stderr: TextIO, environ: Any = None) -> int:
-    command = "reveal-retired"
-    try:
-        with _ledger(command, stderr, lambda: store_env(environ=environ, create=False)) as (
-            app,
-            env,
-        ):
-            done = app.reveal_retired()
-    except _Refused as refused:
-        return refused.code
-    for shoe_id in done["seed_missing"]:
-        print(
-            f"python -m ledger {command}: shoe {shoe_id} was retired without a reveal, and the "
-            "shoe vault does not hold its seed: it cannot be revealed",
-            file=stderr,
-        )
-    out = {"count": len(done["revealed"]), **done, "store_description": describe(env)}
-    stdout.write(json.dumps(out) + "\n")
-    return 1 if done["seed_missing"] else 0
-
-
-def main(
-    argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
-) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    stdout, stderr = stdout or sys.stdout, stderr or sys.stderr
-    if args.command == "simulate":
-        return simulate(args, args.subparser, stdout, stderr)
-    if args.command == "open-pools":
-        return open_pools(stdout, stderr)
-    if args.command == "reveal-retired":
-        return reveal_retired(stdout, stderr)
-    parser.print_help(stderr)
-    return 2
