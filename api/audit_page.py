@@ -28,8 +28,8 @@ from api.errors import status_for
 from api.resources.audit_view import audit_for
 from api.resources.rounds import ANY_ROLE
 from api.schemas.audit import RoundAuditSchema
-from ledger.config import SettingError
 from ledger.errors import LedgerError
+from ledger.settings import SettingError
 from replay.damage import StoreDamaged
 from replay.store_file import unreadable_file
 
