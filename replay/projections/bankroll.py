@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ledger import accounts
 from replay.projections.projector import Handler, Projector
 from replay.projections.rows import Rows
 
@@ -112,11 +113,11 @@ class Bankroll(Projector):
 
     def round_started(self, event: Any, n: Any) -> None:
         if event.dealer != HOUSE:  # a player banks: his cover is held too (no-credit tables)
-            self._hold(event, BANK)[0] = f"player:{event.dealer}"
+            self._hold(event, BANK)[0] = accounts.player(event.dealer)
 
     def stake_placed(self, event: Any, n: Any) -> None:
         row = self._hold(event, event.hand)
-        row[0] = f"player:{event.player}"
+        row[0] = accounts.player(event.player)
         row[1] += event.held
 
     def stake_raised(self, event: Any, n: Any) -> None:
