@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 from ledger.cli.store import Refused, open_ledger
 from ledger.config import describe, store_env
+from ledger.progress import terminal_bar
 
 FAMILIES = ("vingt-un", "hoyle-1913", "ochko", "casino")
 STORES = ("memory", "sqlite", "postgres")
@@ -171,21 +172,11 @@ def settings_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
 
 @contextmanager
 def progress_reporter(total: int, stream: TextIO) -> Iterator[Callable[[int], None] | None]:
-    """A rich progress bar on ``stream`` when it is a terminal; otherwise nothing at all."""
-    if not stream.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    columns = (TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=Console(file=stream), transient=True) as bar:
+    """A progress bar of the rounds played on ``stream`` when it is a terminal; else None."""
+    with terminal_bar(stream, "simulating") as bar:
+        if bar is None:
+            yield None
+            return
         task = bar.add_task("rounds", total=total)
         yield lambda n: bar.update(task, completed=n)
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, TextIO
 
+from ledger.progress import terminal_bar
 from replay.json_option import json_parent, wants_json
 from replay.projections import ProjectionBusy, open_projections
 from replay.store import ledger
@@ -28,28 +29,12 @@ from replay.store import ledger
 
 @contextmanager
 def progress_bar(label: str, stream: TextIO) -> Iterator[Callable[[int, int, int], None] | None]:
-    """A rich bar (position of head, events/s) on ``stream`` when it is a terminal."""
-    if not stream.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
+    """A bar (position of head, events/s) on ``stream`` when it is a terminal; else None."""
     started = time.perf_counter()
-    columns = (
-        TextColumn(label),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]:>9,.0f} events/s"),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=Console(file=stream), transient=True) as bar:
+    with terminal_bar(stream, label, "{task.fields[rate]:>9,.0f} events/s") as bar:
+        if bar is None:
+            yield None
+            return
         task = bar.add_task(label, total=None, rate=0.0)
 
         def update(position: int, head: int, folded: int) -> None:

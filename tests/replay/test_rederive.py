@@ -7,7 +7,14 @@ import json
 from uuid import UUID
 
 import pytest
-from replay_history import FAMILIES, FIXED_ROUND, casino_table, play_fixed_casino, round_ids
+from replay_history import (
+    FAMILIES,
+    FIXED_ROUND,
+    casino_table,
+    play_fixed_casino,
+    play_fixed_round,
+    round_ids,
+)
 
 from ledger.application import TwentyOneLedger
 from ledger.domain.round import Round
@@ -327,16 +334,8 @@ def test_a_round_an_admin_played_for_its_players_rederives_clean(app):
     # key: who gave a command, not a step of play. Rederived under an admin's key too (the
     # HTTP audit runs it inside the request's given_by): the stand-ins act for themselves.
     table, ann, bob = casino_table(app)
-    app.fix_next_shoe(table, FIXED_ROUND + ["2C"] * 20)
-    rid = app.start_round(table)["round_id"]
     with app.given_by("admin key 1 (ops)"):
-        app.place_stake(rid, ann, 500)
-        app.place_stake(rid, bob, 500)
-        app.act(rid, "split", actor=ann, hand="h1")
-        app.act(rid, "double_down", actor=ann, hand="h1")
-        app.act(rid, "hit", actor=ann, hand="h3")
-        app.act(rid, "stand", actor=ann, hand="h3")
-        app.act(rid, "stand", actor=bob, hand="h2")
+        rid = play_fixed_round(app, table, ann, bob, FIXED_ROUND + ["2C"] * 20)
     assert any(isinstance(e, Round.ActedFor) for e in app.events.get(UUID(rid)))
 
     plain = rederive_round(app, rid)
