@@ -9,22 +9,28 @@ def app(memory_env):
 
 
 @pytest.fixture
-def build_app():
-    """``build_app(store_env)`` -> a new app on that store, closed when the test ends: a
-    PostgreSQL pool left to the garbage collector may be closed from its own thread, failing
-    a later test."""
-    built = []
-
-    def build(store_env):
-        app = create_app({"TESTING": True, "STORE_ENV": store_env})
-        built.append(app)
-        return app
-
-    yield build
-    for app in built:
+def closes_apps():
+    """``closes_apps(app)``: the app's stores are closed when the test ends. One left to the
+    garbage collector may be closed later, from its own thread (a PostgreSQL pool) or with a
+    warning, failing whichever test is running then."""
+    apps = []
+    yield apps.append
+    for app in apps:
         for name in ("ledger", "api_store", "projections"):
             if name in app.extensions:
                 app.extensions[name].close()
+
+
+@pytest.fixture
+def build_app(closes_apps):
+    """``build_app(store_env)`` -> a new app on that store, closed when the test ends."""
+
+    def build(store_env):
+        app = create_app({"TESTING": True, "STORE_ENV": store_env})
+        closes_apps(app)
+        return app
+
+    return build
 
 
 @pytest.fixture

@@ -32,10 +32,16 @@ def _memory_store(monkeypatch, tmp_path):
 
 
 @pytest.fixture
-def served(monkeypatch) -> list[Flask]:
-    """The apps ``--dev`` would serve: Flask's run() records its app instead of serving."""
+def served(monkeypatch, closes_apps) -> list[Flask]:
+    """The apps ``--dev`` would serve: Flask's run() records its app instead of serving (and
+    it is closed when the test ends)."""
     apps: list[Flask] = []
-    monkeypatch.setattr(Flask, "run", lambda self, **_: apps.append(self))
+
+    def run(self: Flask, **_: object) -> None:
+        apps.append(self)
+        closes_apps(self)
+
+    monkeypatch.setattr(Flask, "run", run)
     return apps
 
 
