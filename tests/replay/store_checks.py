@@ -9,6 +9,15 @@ from replay.audit import audit_round
 from replay.verify import verify
 
 
+def played(env: dict, play):
+    """``play(app)`` on a ledger opened on ``env`` and closed after it; what it returned."""
+    app = TwentyOneLedger(env=env)
+    try:
+        return play(app)
+    finally:
+        app.close()
+
+
 def verified(env: dict, **kwargs):
     """``verify`` of the store (``kwargs`` as ``verify`` takes them, e.g. ``table=``)."""
     app = TwentyOneLedger(env=env)

@@ -15,6 +15,7 @@ from replay_history import (
     play_fixed_round,
     round_ids,
 )
+from store_checks import played
 
 from ledger.application import TwentyOneLedger
 from ledger.domain.round import Round
@@ -73,11 +74,7 @@ def test_a_tampered_settlement_shows_the_difference(app):
 
 def test_the_command_line_rederives_a_stored_round(sqlite_file, capsys):
     env = sqlite_file[0]
-    writer = TwentyOneLedger(env=env)
-    try:
-        rid = play_fixed_casino(writer)
-    finally:
-        writer.close()
+    rid = played(env, play_fixed_casino)
 
     assert main(["rederive", rid], env=env) == 0
     assert "settlement matches" in capsys.readouterr().out

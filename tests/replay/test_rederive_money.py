@@ -14,6 +14,7 @@ from uuid import UUID
 import pytest
 from forgery import forge_stream
 from replay_history import play_fixed_casino
+from store_checks import played
 from test_rederive import _dealer_penalties_from_cover
 
 from ledger.application import TwentyOneLedger
@@ -50,11 +51,7 @@ def insured_against_a_dealer_blackjack(app: TwentyOneLedger) -> str:
 
 def test_an_insurance_payout_forged_in_a_stored_round_differs_and_exits_1(sqlite_file, capsys):
     env = sqlite_file[0]
-    writer = TwentyOneLedger(env=env)
-    try:
-        rid = insured_against_a_dealer_blackjack(writer)
-    finally:
-        writer.close()
+    rid = played(env, insured_against_a_dealer_blackjack)
     assert main(["rederive", rid], env=env) == 0
     assert capsys.readouterr().out.rstrip().endswith("settlement matches")
 
