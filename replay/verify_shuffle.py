@@ -99,7 +99,8 @@ def check_cards(
     following: dict[str, int] = {}  # each shoe's next place to draw
     # A gap is named once the log is read: a place drawn late fills it (the cards' events
     # were re-ordered, not removed), and then only the late card is named.
-    gaps: dict[tuple[str, int], list] = {}  # each missing place -> [where, problem, places]
+    gaps: list[tuple[Where, str, set[int]]] = []  # (where, problem, places still missing)
+    missing: dict[tuple[str, int], set[int]] = {}  # each missing place -> its gap's places
     for where, shoe_id, index, card in cards:
         shoe = shoes.get(shoe_id)
         if shoe is None:
@@ -118,9 +119,7 @@ def check_cards(
                 f"shoe {shoe_id} place {index} is drawn after place {expected - 1}: the cards' "
                 "events are out of order",
             )
-            gap = gaps.pop((shoe_id, index), None)
-            if gap is not None:
-                gap[2].discard(index)
+            missing.pop((shoe_id, index), set()).discard(index)
         elif index > expected:
             problem = missing_places(shoe_id, expected, index, f"place {index} was")
             before = used.get((shoe_id, expected - 1))
@@ -131,8 +130,9 @@ def check_cards(
                     f", between place {expected - 1} ({before.type} v{before.version} of "
                     f"stream {before.stream}, position {before.position}) and this card"
                 )
-            gap = [where, problem, set(range(expected, index))]
-            gaps.update(((shoe_id, place), gap) for place in range(expected, index))
+            places = set(range(expected, index))
+            gaps.append((where, problem, places))
+            missing.update(((shoe_id, place), places) for place in places)
         used[(shoe_id, index)] = where
         following[shoe_id] = max(expected, index + 1)
         if shoe_id not in orders:
@@ -145,10 +145,8 @@ def check_cards(
                 where,
                 f"card {card} at place {index} of shoe {shoe_id}; the shuffle gives {order[index]}",
             )
-    named: set[int] = set()
-    for where, problem, places in gaps.values():
-        if places and id(places) not in named:  # some place of the gap was never drawn
-            named.add(id(places))
+    for where, problem, places in gaps:
+        if places:  # some place of the gap was never drawn
             fault(where, problem)
     for shoe_id, shoe in shoes.items():
         # The reveal counts the cards dealt: fewer in the log means the last were removed.
