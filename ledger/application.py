@@ -198,13 +198,14 @@ class TwentyOneLedger(
             uow.add(CommandRecord.record(command_id, name, same.print_, result, actor))
         for effect in uow.before_save:
             effect()
+        pending = uow.pending()
         giver = current_giver()
         if giver is not None and giver != actor:
-            for aggregate in uow.pending():
+            for aggregate in pending:
                 if hasattr(aggregate, "ActedFor"):  # a command's own record names its actor
                     record_given_by(aggregate, giver, actor, name)
         try:
-            recordings = self.save(*uow.pending())
+            recordings = self.save(*pending)
         except IntegrityError:
             # Nothing of the command was written (another wrote first): neither may the
             # secrets it sealed for new shoes stay.
