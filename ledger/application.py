@@ -36,6 +36,7 @@ from ledger.startup import ConcurrentStartup
 from ledger.transcoder import OrjsonTranscoder
 from ledger.unit_of_work import LedgerProcessingEvent, UnitOfWork
 from ledger.use_cases.bankroll import Bankroll
+from ledger.use_cases.choices import Choices
 from ledger.use_cases.pool_and_deal import PoolAndDeal
 from ledger.use_cases.retired_shoes import RetiredShoes
 from ledger.use_cases.rounds import Rounds
@@ -44,7 +45,14 @@ from ledger.vault import ShoeVault
 
 
 class TwentyOneLedger(
-    Bankroll, Tables, Rounds, PoolAndDeal, RetiredShoes, ConcurrentStartup, Application
+    Bankroll,
+    Tables,
+    Rounds,
+    Choices,
+    PoolAndDeal,
+    RetiredShoes,
+    ConcurrentStartup,
+    Application,
 ):
     name = "TwentyOneLedger"
     snapshotting_intervals = {Table: 50, Player: 50}

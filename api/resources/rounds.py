@@ -8,6 +8,7 @@ from typing import Any
 from flask import g
 
 from api import read_models
+from api.allowed import is_dealer_action, round_with_choices
 from api.auth import require
 from api.body import Blueprint
 from api.idempotency import idempotent
@@ -19,15 +20,11 @@ from api.schemas.audit import RoundAuditSchema
 from api.schemas.events import EventSchema
 from api.schemas.history import PositionArgsSchema, TrailSchema
 from api.schemas.rounds import (
-    DEALER_ACTIONS,
-    DEALER_HAND_ACTIONS,
     ActionResultSchema,
     ActionSchema,
     RoundViewSchema,
     action_union_doc,
 )
-from api.visibility import round_view
-from ledger.domain.round import DEALER_HANDS
 from replay.projections import queries
 
 blp = Blueprint("rounds", __name__, url_prefix="/v1/rounds", description="Rounds and actions")
@@ -39,15 +36,9 @@ ANY_ROLE = ("admin", "auditor", "dealer", "player")
 @require(*ANY_ROLE)
 @blp.response(200, RoundViewSchema)
 def get_round(round_id):
-    return round_view(ledger().get_round(str(round_id)), g.key)
-
-
-def _is_dealer_action(body: dict) -> bool:
-    action = body["action"]
-    if action in DEALER_ACTIONS or action in DEALER_HAND_ACTIONS:
-        return True
-    # Очко: the banker values his own aces (no hand, or the dealer's).
-    return action == "ace_value" and body.get("hand") in (None, *DEALER_HANDS)
+    app = ledger()
+    rnd = app.get_round(str(round_id))
+    return round_with_choices(app, rnd, g.key)
 
 
 def _check_role(body: dict) -> None:
@@ -57,7 +48,7 @@ def _check_role(body: dict) -> None:
     if is_admin():
         return
     permit("actor" not in body, "actor is for admin keys only: a key acts as its own player")
-    if _is_dealer_action(body):
+    if is_dealer_action(body):
         permit(g.key.role == "dealer", f"{body['action']} is the dealer's: it takes a dealer key")
     else:
         permit(g.key.role == "player", f"{body['action']} is a player's: it takes a player key")
@@ -72,7 +63,7 @@ def _actor(load_round: Callable[[], Any], body: dict) -> str:
     if body.get("actor"):
         return body["actor"]
     rnd = load_round()
-    if _is_dealer_action(body):
+    if is_dealer_action(body):
         return rnd.dealer
     hand = body.get("hand")
     if hand in rnd.hands:
@@ -114,7 +105,7 @@ def act(body, round_id):
     position = result.pop("position", None)
     return {
         "result": result,
-        "round": round_view(rnd, g.key),
+        "round": round_with_choices(app, rnd, g.key),
         "position": position,
     }
 

@@ -8,6 +8,7 @@ from typing import Any
 from flask import g
 
 from api import read_models
+from api.allowed import round_with_choices
 from api.auth import require
 from api.body import Blueprint
 from api.idempotency import idempotent
@@ -29,7 +30,7 @@ from api.schemas.tables import (
     TableResultSchema,
     TableSchema,
 )
-from api.visibility import outcome_hidden, round_view, sees_all
+from api.visibility import outcome_hidden, sees_all
 from ledger.domain.table import Table
 from ledger.errors import UnknownSeat
 from replay.projections import queries
@@ -188,7 +189,7 @@ def start_round(body, table_id):
         str(table_id), actor=actor(), cut=body["cut"], command_id=command_id(), with_round=True
     )
     rid = made["round_id"]
-    view = {**round_view(rnd, g.key), "position": made.get("position")}
+    view = {**round_with_choices(app, rnd, g.key), "position": made.get("position")}
     return created(view, f"/v1/rounds/{rid}")
 
 

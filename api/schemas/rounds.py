@@ -60,8 +60,6 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "serve_out_of_order": (("hand",), ()),
     "false_division": (("hand",), ()),
 }
-DEALER_ACTIONS = ("dealer_double", "dealer_split", "dealer_draw", "dealer_stand")
-DEALER_HAND_ACTIONS = ("serve_two", "serve_out_of_order", "false_division")
 _FIELD_DOCS: dict[str, dict[str, Any]] = {
     "hand": HAND,
     "amount": AMOUNT,
@@ -206,6 +204,21 @@ class DealerHandViewSchema(HandCardsSchema):
     natural = fields.Boolean(required=True)
 
 
+class AllowedActionSchema(Schema):
+    """A decision the round would accept now: the action body that takes it, but for the
+    amount (the caller's own) and ``actor`` (whose decision it is; only an admin sends it)."""
+
+    action = fields.String(required=True, validate=validate.OneOf(list(ACTIONS)))
+    actor = fields.String(required=True, metadata={"description": "whose decision it is"})
+    hand = fields.String(
+        required=True, allow_none=True, metadata={"description": "null for a stake"}
+    )
+    index = fields.Integer(metadata={"description": "ace_value: the card's place in the hand"})
+    value = fields.Integer(validate=validate.OneOf([1, 11]), metadata={"description": "ace_value"})
+    called = fields.Boolean(metadata={"description": "dealer_double: the call, true or false"})
+    card = fields.String(metadata={"description": "reject: the card to send back (VU-23)"})
+
+
 class RoundViewSchema(PositionSchema):
     """A round as the caller may see it; ``position`` only on the answer to the write that
     started it."""
@@ -233,6 +246,18 @@ class RoundViewSchema(PositionSchema):
         metadata={
             "description": "every hand of the dealer's in the order he plays them: his first, "
             "then those he divided (VU-21), up to four"
+        },
+    )
+    allowed_actions = fields.List(
+        fields.Nested(AllowedActionSchema),
+        required=True,
+        metadata={
+            "description": "every decision the round would accept now that the caller's key "
+            "may send (an admin's and an auditor's: everyone's), each found by the ledger "
+            "deciding it and saving nothing; empty once the round has ended. Amounts are the "
+            "caller's: a stake is listed when the table's least stake (Hoyle: the fixed bet) "
+            "would be taken, insurance when the round waits for the hand's answer. The "
+            "dealer's irregularities (VU-23..25) are not listed"
         },
     )
     version = fields.Integer(required=True)

@@ -129,11 +129,15 @@ class Rounds:
         saved: list[Round] = []
 
         def body(uow: UnitOfWork) -> dict:
-            play = self._play(uow, round_id, actor)
-            hand = staking.place_stake(play, str(player_id), amount)
+            play, result = self._decide(
+                uow,
+                round_id,
+                actor,
+                lambda play: {"hand": staking.place_stake(play, str(player_id), amount)},
+            )
             if with_round:
                 self._keep_round(uow, play.rnd, saved)
-            return self._after(uow, play, {"hand": hand})
+            return result
 
         result = self._run(
             "place_stake",
@@ -185,18 +189,28 @@ class Rounds:
         }
         saved: list[Round] = []
 
-        def body(uow: UnitOfWork) -> dict:
-            play = self._play(uow, round_id, actor)
+        def step(play: Play) -> dict:
             if action in IRREGULAR:
-                out = IRREGULAR[action](play, hand, actor, card)
-            else:
-                out = apply_action(play, action, actor, hand, amount, index, value, called)
+                return IRREGULAR[action](play, hand, actor, card)
+            return apply_action(play, action, actor, hand, amount, index, value, called)
+
+        def body(uow: UnitOfWork) -> dict:
+            play, result = self._decide(uow, round_id, actor, step)
             if with_round:
                 self._keep_round(uow, play.rnd, saved)
-            return self._after(uow, play, out)
+            return result
 
         result = self._run(action, payload, command_id, actor, body)
         return self._with_round(result, round_id, saved) if with_round else result
+
+    def _decide(
+        self, uow: UnitOfWork, round_id: str, actor: str, step: Callable[[Play], dict]
+    ) -> tuple[Play, dict]:
+        """One decision of ``actor`` on the round (``step``) and what follows from it, the
+        round's end included, in ``uow``: a command saves it, ``allowed_actions`` does not."""
+        play = self._play(uow, round_id, actor)
+        out = step(play)
+        return play, self._after(uow, play, out)
 
     @staticmethod
     def _keep_round(uow: UnitOfWork, rnd: Round, saved: list[Round]) -> None:
