@@ -23,7 +23,7 @@ from test_random_rounds import (
     seeded_shoes,
 )
 
-from ledger.use_cases.choices import Choice, candidates
+from ledger.use_cases.choices import Choice, every_candidate
 
 ROUNDS = 12
 
@@ -52,7 +52,7 @@ class Checked(Harness):
         ) == written, "allowed_actions wrote to a store"
         self.listed += len(allowed)
         rnd = app.get_round(rid)
-        tried = {_key(c.as_dict()) for c in candidates(rnd, app._rules_of(rnd))}
+        tried = {_key(c.as_dict()) for c in every_candidate(rnd, app._rules_of(rnd))}
         listed = {_key(c) for c in allowed}
         assert listed <= tried
         key = _key(sent.as_dict())
