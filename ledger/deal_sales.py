@@ -14,11 +14,12 @@ from typing import Any
 
 from ledger import accounts
 from ledger.domain.table import Table
-from ledger.errors import NotPermitted, RuleViolation, WrongPhase
+from ledger.errors import NotFound, NotPermitted, RuleViolation, WrongPhase
 from ledger.games.bookkeeping import Books
 
 CLAUSE = "VU-31"
 ADMINS = ("admin", "ledger")
+NONE_OPEN = "no offer of the deal is open at this table"
 
 
 def check_sellable(table: Table, seller: str, buyer: str) -> None:
@@ -45,11 +46,20 @@ def offer(table: Table, seller: str, buyer: str, price: int, actor: str) -> dict
     return offer_view(table)
 
 
+def existing_offer(table: Table) -> dict[str, Any]:
+    """The open offer, to read or to withdraw: with none open there is nothing to act on
+    (``NotFound``, as reading it says), not a conflict with the table's state."""
+    if table.deal_offer is None:
+        raise NotFound(NONE_OPEN, CLAUSE)
+    return dict(table.deal_offer)
+
+
 def open_offer(table: Table) -> dict[str, Any]:
+    """The open offer, to accept: accepting when none is open is refused as out of phase
+    (the offer lapsed, or was never made)."""
     if table.deal_offer is None:
         raise WrongPhase(
-            "no offer of the deal is open at this table (an offer lapses when a round starts "
-            "or the deal changes hands)",
+            f"{NONE_OPEN} (an offer lapses when a round starts or the deal changes hands)",
             CLAUSE,
         )
     return dict(table.deal_offer)
@@ -57,7 +67,7 @@ def open_offer(table: Table) -> dict[str, Any]:
 
 def withdraw(table: Table, actor: str) -> dict[str, Any]:
     """The open offer ends unaccepted: the seller withdraws it, or the buyer declines it."""
-    made = open_offer(table)
+    made = existing_offer(table)
     if actor not in (*ADMINS, made["seller"], made["buyer"]):
         raise NotPermitted("only the seller withdraws an offer of the deal, or its buyer", CLAUSE)
     table.trigger_event(Table.DealOfferWithdrawn, **made, clause=CLAUSE, actor=actor)
@@ -87,4 +97,4 @@ def sell(table: Table, books: Books, seller: str, buyer: str, price: int, actor:
 
 
 def offer_view(table: Table) -> dict[str, Any]:
-    return {"table_id": str(table.id), **open_offer(table)}
+    return {"table_id": str(table.id), **existing_offer(table)}

@@ -17,7 +17,7 @@ show, which move no money between anyone (README, "rederive"):
   cover, all it held less all it released, comes to the same in the record and today (the
   banker's own money, given back to him in other parts: a round recorded before a penalty or
   a tie share was paid from the cover released more of it at its end); and
-- the releases compared apart (``replay.rederive``: a Hoyle round's after the deal, a
+- the releases compared apart (``replay.rederive_scope``: a Hoyle round's after the deal, a
   Vingt-un dealer's penalty cover) when the record has none of them, as a round recorded
   before the ledger made them has none.
 """

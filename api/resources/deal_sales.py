@@ -11,6 +11,7 @@ from api.auth import require
 from api.body import Blueprint
 from api.idempotency import idempotent
 from api.resources.common import actor, command_id, created, is_admin, ledger, permit
+from api.responses import answers
 from api.schemas.deal_sales import (
     DealAcceptanceSchema,
     DealOfferSchema,
@@ -20,7 +21,8 @@ from api.schemas.deal_sales import (
 )
 from api.schemas.tables import DealSaleSchema
 from ledger import deal_sales
-from ledger.errors import NotFound
+
+NONE_OPEN = f"not-found: {deal_sales.NONE_OPEN} ({deal_sales.CLAUSE})"
 
 blp = Blueprint(
     "deal_sales", __name__, url_prefix="/v1/tables", description="Selling the deal (VU-31)"
@@ -31,13 +33,11 @@ ANY_ROLE = ("admin", "auditor", "dealer", "player")
 
 @blp.route("/<uuid:table_id>/deal-offer")
 @require(*ANY_ROLE)
+@answers(404, NONE_OPEN)
 @blp.response(200, DealOfferViewSchema)
 def get_offer(table_id):
     """The open offer of the deal (seller, buyer, price); 404 when none is open."""
-    table = ledger().get_table(str(table_id))
-    if table.deal_offer is None:
-        raise NotFound("no offer of the deal is open at this table", deal_sales.CLAUSE)
-    return deal_sales.offer_view(table)
+    return deal_sales.offer_view(ledger().get_table(str(table_id)))
 
 
 @blp.route("/<uuid:table_id>/deal-offer", methods=["POST"])
@@ -88,13 +88,14 @@ def accept(body, table_id):
 
 @blp.route("/<uuid:table_id>/deal-offer", methods=["DELETE"])
 @require("dealer", "player")
+@answers(404, NONE_OPEN)
 @blp.response(200, DealOfferWithdrawnSchema)
 def withdraw(table_id):
     """The seller withdraws the open offer (his dealer key), or the buyer declines it (his
-    player key)."""
+    player key); 404 when none is open, as reading it answers."""
     app = ledger()
     if not is_admin():
-        made = deal_sales.open_offer(app.get_table(str(table_id)))
+        made = deal_sales.existing_offer(app.get_table(str(table_id)))
         party = made["seller"] if g.key.role == "dealer" else made["buyer"]
         permit(
             g.key.player_id == party,

@@ -71,10 +71,30 @@ def test_an_offer_is_withdrawn_by_the_seller_or_declined_by_the_buyer(http):
     http.call("DELETE", path, key=http.keys["Dee"], status=403)  # the seller's player key
     out = http.call("DELETE", path, key=http.keys["dealer"])
     assert out["withdrawn"]["buyer"] == t.ids["Ann"] and out["actor"] == t.ids["Dee"]
-    http.call("DELETE", path, key=http.keys["dealer"], status=409)  # nothing open
+    http.call("DELETE", path, key=http.keys["dealer"], status=404)  # nothing open
     http.post(path, offer, key=http.keys["dealer"], status=201)
     assert http.call("DELETE", path, key=http.keys["Ann"])["actor"] == t.ids["Ann"]
     http.post(f"{path}/acceptance", {"price": 300}, key=http.keys["Ann"], status=409)
+
+
+def test_withdrawing_when_no_offer_is_open_is_not_found_as_reading_it_is(http):
+    """With no offer open there is nothing to withdraw or decline: 404 ``not-found`` with the
+    very detail and clause the GET answers, for every key that may withdraw, and nothing is
+    written (``Http.call`` compares the stores before and after)."""
+    t = open_table(http, "vingt-un")
+    path = f"/v1/tables/{t.table_id}/deal-offer"
+    read = http.get(path, key=http.keys["Ann"], status=404)
+    assert (read["type"].rsplit("/", 1)[-1], read["clause"]) == ("not-found", "VU-31")
+    assert read["detail"] == "no offer of the deal is open at this table"
+    for key in (http.keys["dealer"], http.keys["Ann"], http.admin):  # never made
+        refused = http.call("DELETE", path, key=key, status=404)
+        assert {k: refused[k] for k in ("type", "title", "detail", "clause")} == {
+            k: read[k] for k in ("type", "title", "detail", "clause")
+        }
+    offer = {"buyer": t.ids["Ann"], "price": 300}
+    http.post(path, offer, key=http.keys["dealer"], status=201)
+    t.start(["TC", "9D", "8H", "KC", "7D", "9C"])  # the offer lapses
+    assert http.call("DELETE", path, key=http.keys["Ann"], status=404)["detail"] == read["detail"]
 
 
 def test_an_offer_lapses_when_a_round_starts(http):

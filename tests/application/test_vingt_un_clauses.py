@@ -30,6 +30,7 @@ from ledger.errors import (
     InsufficientFunds,
     InvalidCommand,
     NotAPair,
+    NotFound,
     NotPermitted,
     OutOfTurn,
     RuleViolation,
@@ -1379,7 +1380,8 @@ def test_VU_31_an_offer_can_be_withdrawn_or_declined_and_lapses_with_the_next_ro
         (ids["D"], ids["B"], 500, "VU-31"),
         (ids["B"], ids["B"], 500, "VU-31"),
     ]
-    refused(app, WrongPhase, "VU-31", app.withdraw_deal_offer, tid, actor=ids["D"])
+    # Nothing open: nothing to withdraw (not found, as reading it says), not a conflict.
+    refused(app, NotFound, "VU-31", app.withdraw_deal_offer, tid, actor=ids["D"])
 
     app.offer_deal(tid, ids["D"], ids["B"], 500)
     rid = t.start(["TC", "9D", "8H", "KC", "7D", "9C"])  # a round starts: the offer lapses

@@ -21,7 +21,8 @@ from ledger.application import TwentyOneLedger
 from ledger.domain.round import Round
 from ledger.simulate import Settings, run
 from replay.__main__ import main
-from replay.rederive import penalty_cover, rederive, rederive_round, released_after_deal
+from replay.rederive import rederive, rederive_round
+from replay.rederive_scope import penalty_cover, released_after_deal
 
 
 @pytest.fixture
