@@ -59,7 +59,8 @@ def open_offer(table: Table) -> dict[str, Any]:
     (the offer lapsed, or was never made)."""
     if table.deal_offer is None:
         raise WrongPhase(
-            f"{NONE_OPEN} (an offer lapses when a round starts or the deal changes hands)",
+            f"{NONE_OPEN} (an offer lapses when a round starts, the deal changes hands or the "
+            "table closes)",
             CLAUSE,
         )
     return dict(table.deal_offer)

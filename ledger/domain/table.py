@@ -223,6 +223,7 @@ class Table(ChainedAggregate):
 
         def apply(self, table: Table) -> None:
             table.closed = True
+            table.deal_offer = None  # an offer lapses when the table closes: no deal is left
 
     @classmethod
     def open(cls, name: str, rules: RuleSet, actor: str) -> Self:

@@ -113,6 +113,18 @@ def test_an_offer_lapses_when_a_round_starts(http):
     assert _balances(http, t) == before
 
 
+def test_an_offer_lapses_when_the_table_closes(http):
+    t = open_table(http, "vingt-un")
+    path = f"/v1/tables/{t.table_id}/deal-offer"
+    http.post(path, {"buyer": t.ids["Ann"], "price": 300}, key=http.keys["dealer"], status=201)
+    assert http.get(path)["price"] == 300
+    http.post(f"/v1/tables/{t.table_id}/close")
+    http.get(path, status=404)
+    http.call("DELETE", path, key=http.keys["dealer"], status=404)
+    refused = http.post(f"{path}/acceptance", {"price": 300}, key=http.keys["Ann"], status=409)
+    assert "table closes" in refused["detail"]
+
+
 def test_an_admin_records_an_agreed_sale_in_one_step(http):
     t = open_table(http, "vingt-un")
     sold = http.post(f"/v1/tables/{t.table_id}/deal-sales", {"buyer": t.ids["Bob"], "price": 200})
