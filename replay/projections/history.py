@@ -67,6 +67,7 @@ T_IN_PLAY, T_IN_PLAY_STAKED, T_HELD = 12, 13, 14
 # A round's figures that join its table's totals when it ends (see ``History.ended``).
 SETTLED_FIGURES = ((R_STAKED, T_STAKED), (R_PUNTERS, T_PUNTERS), (R_BANKER, T_BANKER),
                    (R_HOUSE, T_HOUSE))  # fmt: skip
+TABLE_FIGURE = dict(SETTLED_FIGURES)
 
 
 def _columns(names: tuple[str, ...], types: dict[str, str]) -> str:
@@ -336,7 +337,7 @@ class History(Projector):
         rnd[figure] += change
         self.rounds.touch(rid)
         if rnd[R_STATUS] == ENDED:
-            self._table(rnd[R_TABLE])[dict(SETTLED_FIGURES)[figure]] += change
+            self._table(rnd[R_TABLE])[TABLE_FIGURE[figure]] += change
 
     def _held(self, rid: str, change: int) -> None:
         """A round's escrow, and its table's in rounds in play, change by ``change``."""
