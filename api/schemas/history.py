@@ -100,12 +100,18 @@ class BankrollSchema(AccountSchema):
     player_id = fields.String(required=True)
 
 
+ROUND_NET = {
+    "description": "the wallet's change from the round's transfers, once it has ended; null "
+    "while it is in play (what he holds in its escrow is not lost)"
+}
+
+
 class RoundPlayerSchema(Schema):
     player_id = fields.String(required=True)
     role = fields.String(required=True, validate=validate.OneOf(ROUND_ROLES))
     hands = fields.Integer(required=True)
     staked = fields.Integer(required=True)
-    net = fields.Integer(required=True, metadata={"description": "the wallet's change"})
+    net = fields.Integer(required=True, allow_none=True, metadata=ROUND_NET)
 
 
 class RoundSummarySchema(Schema):
@@ -151,7 +157,7 @@ class PlayerRoundSchema(Schema):
     role = fields.String(required=True, validate=validate.OneOf(ROUND_ROLES))
     hands = fields.Integer(required=True)
     staked = fields.Integer(required=True)
-    net = fields.Integer(required=True)
+    net = fields.Integer(required=True, allow_none=True, metadata=ROUND_NET)
 
 
 class PlayerRoundsSchema(PageSchema):
@@ -168,17 +174,32 @@ class TableResultsSchema(ProjectedSchema):
     rounds = fields.Integer(required=True)
     naturals = fields.Integer(required=True)
     busts = fields.Integer(required=True)
-    staked = fields.Integer(required=True, metadata={"description": "by punters"})
-    punters_net = fields.Integer(required=True)
+    staked = fields.Integer(
+        required=True, metadata={"description": "by punters, in the rounds that have ended"}
+    )
+    punters_net = fields.Integer(
+        required=True, metadata={"description": "punters' wallets' change, rounds ended"}
+    )
     returned = fields.Integer(required=True, metadata={"description": "staked + punters' net"})
     return_to_player = fields.String(
         required=True,
         allow_none=True,
         metadata={"description": "returned / staked, four places; null when nothing was staked"},
     )
-    banker_net = fields.Integer(required=True, metadata={"description": "private families"})
-    house_net = fields.Integer(required=True, metadata={"description": "casino"})
+    banker_net = fields.Integer(
+        required=True, metadata={"description": "private families, rounds ended"}
+    )
+    house_net = fields.Integer(required=True, metadata={"description": "casino, rounds ended"})
     pool_balance = fields.Integer(required=True, metadata={"description": "VU-27/28"})
+    in_play_rounds = fields.Integer(
+        required=True, metadata={"description": "rounds started and not yet ended"}
+    )
+    in_play_staked = fields.Integer(
+        required=True, metadata={"description": "by punters, in the rounds in play"}
+    )
+    held = fields.Integer(
+        required=True, metadata={"description": "in escrow of the rounds in play"}
+    )
 
 
 # The events a round's trail holds (``Round.CardDealt``): the round's, and the transfers made

@@ -1,15 +1,20 @@
 """Round history (per table, per player, per hand) and each table's results.
 
-- ``view_rounds``: one row per round: table, number, family, dealer, times, status.
+- ``view_rounds``: one row per round: table, number, family, dealer, times, status; and its
+  own money: punters' stakes, the punters', banker's and house's nets, what its escrow holds.
 - ``view_round_hands``: each hand's player, stake, natural or bust, outcome, net and clauses;
   ``net`` is the settlement's amount plus ``side_net``, what the hand paid to or collected
   from other players' hands (VU-10, ``side_clauses``), so a player's hands' nets sum to his
   wallet's change for the round but for insurance, the pool and banking.
 - ``view_round_players``: each player's part in a round: banker or punter, hands, staked, and
-  the net change of his wallet from the round's transfers (so side bets and bank cover count).
+  the net change of his wallet from the round's transfers (so side bets and bank cover count;
+  the queries show it once the round has ended, when no escrow of his is left in it).
 - ``view_tables``: rounds, naturals, busts; what punters staked and won or lost (return to
   player = (staked + punters' net) / staked); the banker's and the house's profit and loss;
-  the pool's balance (VU-27/28).
+  the pool's balance (VU-27/28). Stakes and nets count the rounds that have ended: a round's
+  figures join the table's at ``Round.Ended``, when its escrow is empty and every wallet's
+  change is final. The rounds still in play are counted apart: how many, their stakes, and
+  what their escrow holds.
 
 The table results are folded from the same events as the rounds, in the same projector, so
 the two never disagree about which rounds they have seen.
@@ -32,7 +37,8 @@ BANKER, PUNTER = "banker", "punter"
 ROUND_ROLES = (BANKER, PUNTER)
 ROUND_COLUMNS = (
     "table_id", "number", "family", "dealer", "started_at", "ended_at", "status", "hands",
-    "settled", "passes_deal", "position",
+    "settled", "passes_deal", "position", "staked", "punters_net", "banker_net", "house_net",
+    "held",
 )  # fmt: skip
 HAND_COLUMNS = (
     "player_id", "seat", "stake", "is_natural", "is_bust", "outcome", "net", "clauses",
@@ -43,11 +49,13 @@ PLAYER_COLUMNS = (
 )  # fmt: skip
 TABLE_COLUMNS = (
     "name", "family", "opened_at", "closed_at", "rounds", "naturals", "busts", "staked",
-    "punters_net", "banker_net", "house_net", "pool_balance",
+    "punters_net", "banker_net", "house_net", "pool_balance", "in_play_rounds", "in_play_staked",
+    "held",
 )  # fmt: skip
 R_TABLE, R_NUMBER, R_DEALER, R_ENDED_AT, R_STATUS, R_HANDS, R_SETTLED, R_PASSES, R_POS = (
     0, 1, 3, 5, 6, 7, 8, 9, 10,
 )  # fmt: skip
+R_STAKED, R_PUNTERS, R_BANKER, R_HOUSE, R_HELD = 11, 12, 13, 14, 15
 H_PLAYER, H_STAKE, H_NATURAL, H_BUST, H_OUTCOME, H_NET, H_CLAUSES, H_SIDE, H_SIDE_CLAUSES = (
     0, 2, 3, 4, 5, 6, 7, 8, 9,
 )  # fmt: skip
@@ -55,6 +63,11 @@ P_HANDS, P_STAKED, P_NET, P_JOINED = 4, 5, 6, 7
 T_CLOSED, T_ROUNDS, T_NATURALS, T_BUSTS, T_STAKED, T_PUNTERS, T_BANKER, T_HOUSE, T_POOL = (
     3, 4, 5, 6, 7, 8, 9, 10, 11,
 )  # fmt: skip
+T_IN_PLAY, T_IN_PLAY_STAKED, T_HELD = 12, 13, 14
+# A round's figures that join its table's totals when it ends (see ``History.ended``).
+SETTLED_FIGURES = ((R_STAKED, T_STAKED), (R_PUNTERS, T_PUNTERS), (R_BANKER, T_BANKER),
+                   (R_HOUSE, T_HOUSE))  # fmt: skip
+TABLE_FIGURE = dict(SETTLED_FIGURES)
 
 
 def _columns(names: tuple[str, ...], types: dict[str, str]) -> str:
@@ -73,7 +86,9 @@ class History(Projector):
     # 2: view_round_players.joined, the player's paging cursor.
     # 3: pool transfers, recorded in the table's stream.
     # 4: view_round_hands.side_net and side_clauses; net counts side payments (VU-10).
-    version = 4
+    # 5: a table's staked and nets count a round when it ends (its escrow no longer a loss);
+    #    view_tables.in_play_rounds, in_play_staked, held; each round's own figures.
+    version = 5
     ddl = (
         "CREATE TABLE IF NOT EXISTS view_rounds (round_id TEXT PRIMARY KEY, "
         + _columns(ROUND_COLUMNS, _TEXT)
@@ -154,6 +169,8 @@ class History(Projector):
                     kind, _, owner = account.partition(":")
                     if kind in ("pool", "house"):
                         tables.add(owner)
+                    elif kind == "escrow":
+                        rounds.add(owner)
                     elif kind == "player" and event.round_id:
                         players.add((event.round_id, owner))
         self.rounds.prefetch(self.db, rounds)
@@ -200,7 +217,9 @@ class History(Projector):
         table_id = str(event.table_id)
         when = event.timestamp
         row[:7] = [table_id, event.number, event.rules["family"], event.dealer, when, "", OPEN]
-        self._table(table_id)[T_ROUNDS] += 1
+        table = self._table(table_id)
+        table[T_ROUNDS] += 1
+        table[T_IN_PLAY] += 1
         if event.dealer != HOUSE:
             self._player(rid, row, event.dealer, BANKER, n)
 
@@ -234,7 +253,8 @@ class History(Projector):
         hand[H_STAKE] += event.amount
         self._player(rid, rnd, hand[H_PLAYER], PUNTER, n)[P_STAKED] += event.amount
         if hand[H_PLAYER] != rnd[R_DEALER]:
-            self._table(rnd[R_TABLE])[T_STAKED] += event.amount
+            rnd[R_STAKED] += event.amount  # the table's staked once the round ends
+            self._table(rnd[R_TABLE])[T_IN_PLAY_STAKED] += event.amount
 
     def natural(self, event: Any, n: Any) -> None:
         rid, rnd = self._round(event, n)
@@ -274,11 +294,24 @@ class History(Projector):
         _, rnd = self._round(event, n)
         rnd[R_ENDED_AT], rnd[R_STATUS] = event.timestamp, ENDED
         rnd[R_PASSES] = event.clause if event.passes_deal else ""
+        # Only now is the round's money final: until its last settlement, what its hands and
+        # the bank hold in escrow has left the wallets without being lost or won, and a
+        # table's figures would count it as the punters' loss (and a half-played round's
+        # stakes as staked). A transfer of the round recorded after this event, in the same
+        # write, goes straight to the table (``_count``).
+        table = self._table(rnd[R_TABLE])
+        table[T_IN_PLAY] -= 1
+        table[T_IN_PLAY_STAKED] -= rnd[R_STAKED]
+        for ours, theirs in SETTLED_FIGURES:
+            table[theirs] += rnd[ours]
 
     # -- money -----------------------------------------------------------------------------
 
     def transferred(self, event: Any, n: Any) -> None:
-        rnd = self.rounds.get(self.db, event.round_id) if event.round_id else None
+        rid = event.round_id
+        rnd = self.rounds.get(self.db, rid) if rid else None
+        if rnd is not None and not rnd[R_TABLE]:
+            rnd = None  # not a round this projection knows: no part of any round's figures
         for account, change in (
             (event.from_account, -event.amount),
             (event.to_account, event.amount),
@@ -287,16 +320,36 @@ class History(Projector):
             if kind == "pool":
                 self._table(owner)[T_POOL] += change
             elif kind == "house":
-                self._table(owner)[T_HOUSE] += change
-            elif kind == "player" and rnd is not None and rnd[R_TABLE]:
+                if rnd is None:
+                    self._table(owner)[T_HOUSE] += change
+                else:
+                    self._count(rid, rnd, R_HOUSE, change)
+            elif kind == "escrow":
+                self._held(owner, change)
+            elif kind == "player" and rnd is not None:
                 role = BANKER if owner == rnd[R_DEALER] else PUNTER
-                self._player(event.round_id, rnd, owner, role, n)[P_NET] += change
-                self._table(rnd[R_TABLE])[T_BANKER if role == BANKER else T_PUNTERS] += change
+                self._player(rid, rnd, owner, role, n)[P_NET] += change
+                self._count(rid, rnd, R_BANKER if role == BANKER else R_PUNTERS, change)
         # fmt: skip
+
+    def _count(self, rid: str, rnd: list[Any], figure: int, change: int) -> None:
+        """Add ``change`` to one of a round's figures, and to its table's once it has ended."""
+        rnd[figure] += change
+        self.rounds.touch(rid)
+        if rnd[R_STATUS] == ENDED:
+            self._table(rnd[R_TABLE])[TABLE_FIGURE[figure]] += change
+
+    def _held(self, rid: str, change: int) -> None:
+        """A round's escrow, and its table's in rounds in play, change by ``change``."""
+        rnd = self.rounds.get(self.db, rid)
+        if rnd[R_TABLE]:
+            rnd[R_HELD] += change
+            self.rounds.touch(rid)
+            self._table(rnd[R_TABLE])[T_HELD] += change
 
 
 def _new_round(_: Any) -> list[Any]:
-    return ["", 0, "", "", "", "", "", 0, 0, "", 0]
+    return ["", 0, "", "", "", "", "", 0, 0, "", 0, 0, 0, 0, 0, 0]
 
 
 def _new_hand(_: Any) -> list[Any]:
@@ -308,4 +361,4 @@ def _new_player(_: Any) -> list[Any]:
 
 
 def _new_table(_: Any) -> list[Any]:
-    return ["", "", "", "", 0, 0, 0, 0, 0, 0, 0, 0]
+    return ["", "", "", "", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]

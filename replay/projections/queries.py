@@ -9,7 +9,13 @@ from fractions import Fraction
 from typing import Any
 
 from replay.projections.audit_trail import entry
-from replay.projections.history import HAND_COLUMNS, PLAYER_COLUMNS, ROUND_COLUMNS, TABLE_COLUMNS
+from replay.projections.history import (
+    ENDED,
+    HAND_COLUMNS,
+    PLAYER_COLUMNS,
+    ROUND_COLUMNS,
+    TABLE_COLUMNS,
+)
 
 MOVEMENT_COLUMNS = (
     "seq", "position", "time", "stream", "version", "from_account", "to_account", "amount",
@@ -65,7 +71,10 @@ def player_rounds(db: Any, player_id: str, after: int = 0, limit: int = 50) -> l
         " WHERE p.player_id = ? AND p.joined > ? ORDER BY p.joined LIMIT ?",
         (player_id, after, limit),
     )
-    return _dicts(columns + ("family", "status", "ended_at"), rows)
+    found = _dicts(columns + ("family", "status", "ended_at"), rows)
+    for row in found:
+        row["net"] = settled_net(row["net"], row["status"])
+    return found
 
 
 def table_rounds(db: Any, table_id: str, after: int = 0, limit: int = 50) -> list[dict]:
@@ -89,7 +98,15 @@ def table_rounds(db: Any, table_id: str, after: int = 0, limit: int = 50) -> lis
         players[row[0]].append(dict(zip(("player_id", "role", "hands", "staked", "net"), row[1:])))
     for rnd in rounds:
         rnd["players"] = players[rnd["round_id"]]
+        for part in rnd["players"]:
+            part["net"] = settled_net(part["net"], rnd["status"])
     return rounds
+
+
+def settled_net(net: int, status: str) -> int | None:
+    """A player's net in a round, once it has ended; None while it is in play, when his
+    wallet's change so far would count what he holds in its escrow as lost."""
+    return net if status == ENDED else None
 
 
 def round_hands(db: Any, round_id: str) -> list[dict]:

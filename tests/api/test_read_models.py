@@ -179,6 +179,39 @@ def test_held_counts_a_players_stakes_while_the_round_is_open_and_clears_when_it
     assert (end["balance"], end["held"]) == (100_400, 0)
 
 
+def test_results_and_round_nets_count_a_round_in_play_apart_until_it_ends(http):
+    t = open_table(http, "hoyle-1913", {"allow_split": True})
+    t.start(["8C", "TC", "TH", "8D", "7C", "7H", "3C", "TD", "9C"])
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    last = http.act(t.rid, "Bob", action="stake", amount=200)
+    escrow = http.get(f"/v1/accounts/{accounts.escrow(t.rid)}")["balance"]
+    mid = http.get(f"/v1/tables/{t.table_id}/results?position={last['position']}")
+    assert (mid["staked"], mid["punters_net"], mid["banker_net"], mid["returned"]) == (0, 0, 0, 0)
+    assert mid["return_to_player"] is None
+    assert (mid["rounds"], mid["in_play_rounds"], mid["in_play_staked"]) == (1, 1, 400)
+    assert mid["held"] == escrow > 400, "the stakes and the banker's cover"
+    [rnd] = http.get(f"/v1/tables/{t.table_id}/rounds")["rounds"]
+    assert rnd["status"] == "open" and {p["net"] for p in rnd["players"]} == {None}
+    [mine] = http.get(f"/v1/players/{t.ids['Dee']}/rounds", key=http.keys["Dee"])["rounds"]
+    assert (mine["role"], mine["net"]) == ("banker", None)
+
+    # As in hoyle_split_against_a_banker: Ann wins both her split hands, Bob stands off.
+    http.act(t.rid, "Ann", action="split", hand="h1")
+    http.act(t.rid, "Ann", action="hit", hand="h1")
+    http.act(t.rid, "Ann", action="stand", hand="h1")
+    http.act(t.rid, "Ann", action="stand", hand="h3")
+    http.act(t.rid, "Bob", action="stand", hand="h2")
+    last = http.act(t.rid, "dealer", action="dealer_stand")
+    assert last["round"]["ended"]
+    end = http.get(f"/v1/tables/{t.table_id}/results?position={last['position']}")
+    assert (end["staked"], end["punters_net"], end["banker_net"]) == (600, 400, -400)
+    assert end["punters_net"] + end["banker_net"] + end["house_net"] == 0
+    assert (end["in_play_rounds"], end["in_play_staked"], end["held"]) == (0, 0, 0)
+    [rnd] = http.get(f"/v1/tables/{t.table_id}/rounds")["rounds"]
+    nets = {p["player_id"]: p["net"] for p in rnd["players"]}
+    assert nets == {t.ids["Dee"]: -400, t.ids["Ann"]: 400, t.ids["Bob"]: 0}
+
+
 def test_a_players_rounds_show_what_he_staked_and_netted_in_a_casino_double_down(http):
     t = casino_double_down(http)
     for name, staked, net in (("Ann", 400, 400), ("Bob", 300, 300)):
