@@ -13,7 +13,10 @@
   recorded and the net amount; the side payments between players' hands (VU-10, a natural
   collecting a stake from each other player: ``side_payments``); and the hand's ``net``, the
   settlement's plus the side payments' (a player's hands' nets sum to his wallet's change
-  for the round, but for insurance, the pool and banking);
+  for the round, but for insurance, the pool and banking); after a Vingt-un dealer divides
+  (VU-21), each settlement weighed against each of his hands (``by_dealer_hand``: derived,
+  since the event records one net; ``replay.audit_divided``), summed up over the hands in
+  ``divided_settlements``;
 - ``balances``: each player's wallet (and the dealer's, in private families) before the round's
   first event and after its last, folded from the player's own stream, with the round's
   movements of that wallet and whether they are what the round's events say moved it
@@ -51,6 +54,7 @@ from ledger.domain.chain import verify_chain
 from ledger.domain.round import Round
 from ledger.domain.transfers import FundsTransferredBase
 from ledger.errors import UnknownRound
+from replay.audit_divided import add_dealer_parts, parts_verdict
 from replay.audit_events import event_entry, plain, summarize, utc
 from replay.audit_hands import Hands
 from replay.audit_money import (
@@ -120,6 +124,7 @@ def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
         elif isinstance(e, FundsTransferredBase):
             transfers.append(event_entry(e, positions.get(e.originator_version)))
     hands, dealer = tracker.result()
+    add_dealer_parts(rnd.family, rnd.dealer_order, hands, dealer)
 
     players = [str(pid) for _, pid in started.seats]
     if started.dealer != "house" and started.dealer not in players:
@@ -167,6 +172,7 @@ def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
         "shoes": shoes,
         "committed_before_deal": committed_first(shoes),
         "money_reconciles": money_verdict(balances),
+        "divided_settlements": parts_verdict(hands),
         "chain": chains_shown(events, wallets, table, shoe_events),
         "rederived": rederived(events),
     }

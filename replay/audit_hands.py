@@ -189,4 +189,6 @@ def settlement(e: Any) -> dict[str, Any]:
         "rounding": e.rounding,
         "amount": e.amount,
         "from_bank_cover": e.from_bank_cover,
+        # Against each of a Vingt-un dealer's divided hands (VU-21): replay.audit_divided.
+        "by_dealer_hand": None,
     }

@@ -21,6 +21,7 @@ from api.visibility import (
 )
 from ledger import accounts
 from replay.audit import FULL_SCOPE, PLAYER_SCOPE, audit_of, read_round, summarize
+from replay.audit_divided import parts_verdict
 from replay.audit_reconcile import money_verdict
 from replay.audit_rederived import shown_to_player
 from replay.damage import reported
@@ -96,6 +97,8 @@ def player_audit(rnd: Any, report: dict, viewer: Any, withheld: set[str]) -> dic
         "balances": balances,
         # Over his own wallet only: the verdict over all would tell of the others'.
         "money_reconciles": money_verdict(balances),
+        # Over his own hands only, as the money: the verdict over all would tell of others'.
+        "divided_settlements": parts_verdict(hands),
         # Over the whole round, but the lines of his own hands only (no card of another's).
         "rederived": shown_to_player(report["rederived"], lambda hand: _owns(viewer, rnd, hand)),
         "shoe": shoes[0],
@@ -113,13 +116,22 @@ def _owns(viewer: Any, rnd: Any, hand: str) -> bool:
 
 def _without_dealer_total(hand: dict) -> dict:
     """A hand whose settlement weighed a dealer's total the viewer may not know (his cards
-    did not all lie face up): the total (and each divided hand's, VU-21) withheld, as its
-    ``HandSettled`` event has it, and
+    did not all lie face up): the total (and each divided hand's, VU-21, in the settlement and
+    in its parts against each) withheld, as its ``HandSettled`` event has it, and
     ``dealer_played`` kept (the page then says 'not shown to you')."""
     settled = hand["settlement"]
     if settled is None or settled["dealer_total"] is None:
         return hand
-    return {**hand, "settlement": {**settled, "dealer_total": None, "dealer_totals": None}}
+    masked = {**settled, "dealer_total": None, "dealer_totals": None}
+    if settled["by_dealer_hand"] is not None:
+        parts = settled["by_dealer_hand"]
+        # A fault's sentence may name a total: its verdict stays, the sentence goes.
+        masked["by_dealer_hand"] = {
+            **parts,
+            "parts": [{**p, "dealer_total": None} for p in parts["parts"]],
+            "fault": None if parts["fault"] is None else "not shown to you",
+        }
+    return {**hand, "settlement": masked}
 
 
 def _masked_shoe(shoe: dict, masked: set[int]) -> dict:

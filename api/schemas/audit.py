@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from api.schemas.audit_divided import AuditByDealerHandSchema, AuditDividedSettlementsSchema
 from api.schemas.events import FEED_EVENT_TYPES
 from api.schemas.tables import FAMILY
 from ledger.domain.round import OUTCOMES, PHASES
@@ -87,6 +88,17 @@ class AuditSettlementSchema(Schema):
         metadata={"description": "the player's net against the banker, in minor units"},
     )
     from_bank_cover = fields.Integer(required=True)
+    by_dealer_hand = fields.Nested(
+        AuditByDealerHandSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "after a Vingt-un dealer divides (VU-21): the hand against each of "
+            "his hands, derived from the cards and the rules (the event records one net), "
+            "summed against the recorded amount; null without a division, and for a hand "
+            "settled before he played"
+        },
+    )
 
 
 class AuditHandSchema(Schema):
@@ -506,6 +518,15 @@ class RoundAuditSchema(Schema):
         metadata={
             "description": "each wallet's transfers for the round against what the round's "
             "events say moved it (balances[].reconciled); a player sees his own only"
+        },
+    )
+    divided_settlements = fields.Nested(
+        AuditDividedSettlementsSchema,
+        required=True,
+        metadata={
+            "description": "over the hands shown, whether each settlement weighed against the "
+            "dealer's divided hands (VU-21, hands[].settlement.by_dealer_hand) sums to its "
+            "recorded net; a player sees his own only"
         },
     )
     chain = fields.Nested(AuditChainSchema, required=True)

@@ -216,9 +216,10 @@ def dealer_divides(play: Play) -> tuple[str, str]:
     return hand_id, new_id
 
 
-def _versus(total: int, dealer: int, dealer_bust: bool) -> tuple[int, list[str], bool]:
+def versus(total: int, dealer: int, dealer_bust: bool) -> tuple[int, list[str], bool]:
     """The player's net per stake against one dealer hand, its clauses, and whether the
-    dealer's receipt was on a tie (VU-27 c)."""
+    dealer's receipt was on a tie (VU-27 c). Public: the audit weighs a hand settled against
+    his divided hands (VU-21) part by part with it (replay/audit_divided.py)."""
     if dealer_bust:
         return (2, ["VU-15", "VU-17"], False) if total == 21 else (1, ["VU-15"], False)
     if dealer == 21:  # VU-16, a drawn Vingt-un (a natural ended the round at the deal)
@@ -240,7 +241,7 @@ def settle(play: Play) -> None:
     for hand_id in live:
         total, mult, clauses = rnd.total(hand_id), 0, []
         for dealer_id in dealers:
-            part, why, _ = _versus(total, *_dealer(rnd, dealer_id))
+            part, why, _ = versus(total, *_dealer(rnd, dealer_id))
             mult += part
             clauses += [c for c in why if c not in clauses]
         if len(dealers) > 1:
@@ -286,7 +287,7 @@ def tie_receipts(rnd: Round, hands: list[str]) -> int:
     for hand_id in hands:
         total = rnd.total(hand_id)
         for dealer_id in rnd.dealer_hand_ids():
-            if _versus(total, *_dealer(rnd, dealer_id))[2]:
+            if versus(total, *_dealer(rnd, dealer_id))[2]:
                 receipts += rnd.hands[hand_id]["stake"]
     return receipts
 
