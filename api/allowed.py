@@ -1,8 +1,8 @@
 """The decisions a caller may take now in a round (``TwentyOneLedger.allowed_actions``, which
-asks the ledger itself), cut to what his key may send: all of them for admins (who act for
-anyone) and auditors (who see everything); a player key's own moves on his hands; a dealer
-key's the dealer's own. A key bound to no player (the casino house dealer's, whose play is
-automatic) has none."""
+asks the ledger itself), cut to what his key may send: all of them, each naming its
+``actor``, for admins (who act for anyone) and auditors (who see everything); a player key's
+own moves on his hands; a dealer key's the dealer's own. A key bound to no player (the casino
+house dealer's, whose play is automatic) has none."""
 
 from __future__ import annotations
 
@@ -23,16 +23,19 @@ def is_dealer_action(body: dict) -> bool:
 
 
 def allowed_for(app: Any, rnd: Round, viewer: Viewer) -> list[dict[str, Any]]:
+    """As the ledger lists them for the very version of the round the caller is shown. A
+    player's or dealer's entries are all his own, so they leave ``actor`` out: each is a body
+    his key may send as it is (with an ``amount`` where the action takes one)."""
     if rnd.ended:
         return []
     if sees_all(viewer):
-        return app.allowed_actions(str(rnd.id))
+        return app.allowed_actions(str(rnd.id), as_of=rnd)
     if viewer.player_id is None:
         return []
     dealer_key = viewer.role == "dealer"
     return [
-        choice
-        for choice in app.allowed_actions(str(rnd.id), actor=viewer.player_id)
+        {k: v for k, v in choice.items() if k != "actor"}
+        for choice in app.allowed_actions(str(rnd.id), actor=viewer.player_id, as_of=rnd)
         if is_dealer_action(choice) == dealer_key
     ]
 

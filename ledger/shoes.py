@@ -36,6 +36,13 @@ def fixed_commitment(order: list[str]) -> str:
     return hashlib.sha256(json.dumps(order, separators=(",", ":")).encode()).hexdigest()
 
 
+class DecidedBeforeTheCard(Exception):
+    """A dry run's decision needs a card from a new shoe: it is accepted by then (no refusal
+    waits on a card, and a round that runs out is completed from the used cards, VU-29), and
+    making the shoe would seal a secret in the vault and draw on the shuffle's randomness
+    for a save that never comes."""
+
+
 class ShoeService:
     def __init__(self, vault: ShoeVault, allow_fixed: bool) -> None:
         self.vault = vault
@@ -194,6 +201,8 @@ class RoundCards:
         order = self.service.order(rnd.shoe_id, self.uow.shoe)
         index = rnd.shoe_next
         if index >= len(order):
+            if self.uow.dry:
+                raise DecidedBeforeTheCard
             old = self.uow.shoe(rnd.shoe_id)
             self.service.retire(old, index, RETIRED_USED_UP)
             table = self.uow.table(self.table.id)

@@ -27,6 +27,9 @@ class UnitOfWork:
         self.after_save: list[Callable[[], Any]] = []
         self.if_refused: list[Callable[[], Any]] = []
         self.taken: dict[str, int] = {}
+        # A dry run (``allowed_actions``) decides and is never saved: it stops where a new
+        # shoe would seal a secret and draw on the shuffle's randomness (ledger/shoes.py).
+        self.dry = False
         self.newer: dict[UUID, Any] = {}  # fetched ahead by ``prefetch``, copied on demand
 
     def prefetch(self, *aggregate_ids: Any, whole: Any = None) -> None:

@@ -20,6 +20,7 @@ from api.schemas.tables import FAMILY
 from api.visibility import CLOSED
 from ledger.domain.round import HAND_STATUSES, OUTCOMES, PHASES
 from ledger.text import VISIBLE_TEXT_PATTERN
+from ledger.use_cases.actions import HAND_DEALER_ACTIONS
 
 
 class StrictBoolean(fields.Boolean):
@@ -60,6 +61,8 @@ ACTIONS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "serve_out_of_order": (("hand",), ()),
     "false_division": (("hand",), ()),
 }
+# What ``allowed_actions`` may list: every action but the dealer's irregularities (VU-23..25).
+ALLOWED_ACTIONS = [a for a in ACTIONS if a not in HAND_DEALER_ACTIONS]
 _FIELD_DOCS: dict[str, dict[str, Any]] = {
     "hand": HAND,
     "amount": AMOUNT,
@@ -206,17 +209,29 @@ class DealerHandViewSchema(HandCardsSchema):
 
 class AllowedActionSchema(Schema):
     """A decision the round would accept now: the action body that takes it, but for the
-    amount (the caller's own) and ``actor`` (whose decision it is; only an admin sends it)."""
+    amount, which is the caller's own (a stake, a split's in Vingt-un, insurance)."""
 
-    action = fields.String(required=True, validate=validate.OneOf(list(ACTIONS)))
-    actor = fields.String(required=True, metadata={"description": "whose decision it is"})
-    hand = fields.String(
-        required=True, allow_none=True, metadata={"description": "null for a stake"}
+    action = fields.String(required=True, validate=validate.OneOf(ALLOWED_ACTIONS))
+    actor = fields.String(
+        metadata={
+            "description": "whose decision it is: for admin and auditor keys only (an admin "
+            "sends it to act for him); every entry a player or dealer key sees is its own"
+        }
     )
-    index = fields.Integer(metadata={"description": "ace_value: the card's place in the hand"})
+    hand = fields.String(
+        validate=validate.Regexp(HAND["pattern"]),
+        metadata={"description": "the hand it applies to; absent for a stake and the dealer's"},
+    )
+    index = fields.Integer(
+        validate=validate.Range(min=0, max=20),
+        metadata={"description": "ace_value: the card's place in the hand"},
+    )
     value = fields.Integer(validate=validate.OneOf([1, 11]), metadata={"description": "ace_value"})
     called = fields.Boolean(metadata={"description": "dealer_double: the call, true or false"})
-    card = fields.String(metadata={"description": "reject: the card to send back (VU-23)"})
+    card = fields.String(
+        validate=validate.Regexp(CARD["pattern"]),
+        metadata={"description": "reject: the card to send back (VU-23)"},
+    )
 
 
 class RoundViewSchema(PositionSchema):
@@ -253,9 +268,10 @@ class RoundViewSchema(PositionSchema):
         required=True,
         metadata={
             "description": "every decision the round would accept now that the caller's key "
-            "may send (an admin's and an auditor's: everyone's), each found by the ledger "
-            "deciding it and saving nothing; empty once the round has ended. Amounts are the "
-            "caller's: a stake is listed when the table's least stake (Hoyle: the fixed bet) "
+            "may send (an admin's and an auditor's: everyone's, each naming its actor), each "
+            "found by the ledger deciding it and saving nothing; each entry a body the key may "
+            "send as it is, with an amount where the action takes one. Empty once the round "
+            "has ended. A stake is listed when the table's least stake (Hoyle: the fixed bet) "
             "would be taken, insurance when the round waits for the hand's answer. The "
             "dealer's irregularities (VU-23..25) are not listed"
         },

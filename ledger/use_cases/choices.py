@@ -1,18 +1,25 @@
 """What a round will accept now: every decision someone may take, and whose it is.
 
 A decision is listed when the ledger, asked to take it now, would: each candidate is decided
-by the very code its command runs (``Rounds._decide``), and nothing is saved. So the list
-can never disagree with the rules, in any family or option mix, nor with a 409 a client gets
-for trying; a front end needs no copy of the rules to grey out its buttons.
+by the very code its command runs (``Rounds._decide``) in a dry run, which saves nothing,
+seals no shoe and draws on no randomness. So the list can never disagree with the rules, in
+any family or option mix, nor with a 409 a client gets for trying; a front end needs no copy
+of the rules to grey out its buttons.
 
 Candidates are the round's ordinary decisions: a stake (tried at the least stake the table
 takes, or Hoyle's fixed bet), each player's move on each unsettled hand, an answer to two
 cards served at once (VU-23), an ace's value (OC-7), and the discretionary dealer's own
 moves. The dealer's irregularities (serving two, out of order, a false division: VU-23..25)
-are mistakes recorded when they happen, not choices offered, and are not listed."""
+are mistakes recorded when they happen, not choices offered, and are not listed.
+
+The list tells a key nothing about a card it cannot see because no refusal of the ledger
+depends on one: tests/property/test_refusals_blind_to_undealt_cards.py holds every command
+to that, and a dry run that would need a card from a new shoe stops there, accepted (a round
+that runs out of cards is completed from the used ones, VU-29)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -22,15 +29,28 @@ from ledger.errors import LedgerError
 from ledger.games import staking
 from ledger.games.play import Play
 from ledger.rules import RuleSet
+from ledger.shoes import DecidedBeforeTheCard
 from ledger.unit_of_work import UnitOfWork
 from ledger.use_cases.actions import IRREGULAR, apply_action
+from ledger.use_cases.rounds import neighbours_of
 
-# A player's decisions on one of his hands that take no more than the hand (insurance is
-# tried as declined: listed, it says the round waits for his answer either way).
+logger = logging.getLogger(__name__)
+
+# A player's decisions on one of his hands that take nothing but the hand (insurance is tried
+# as declined: listed, it says the round waits for his answer either way, ``_step``).
 HAND_MOVES = ("hit", "stand", "double_down", "split", "surrender", "insurance", "take", "throw_up")
 DEALER_MOVES = ("dealer_draw", "dealer_stand", "dealer_split")
-# Answers to two cards served at once (VU-23), whoever's turn it is.
-_ANSWERS = ("take", "reject", "throw_up")
+# The one family whose book has each of these (the others refuse it whatever the round).
+_FAMILY_OF = {
+    "surrender": "casino",
+    "insurance": "casino",
+    "take": "vingt-un",
+    "throw_up": "vingt-un",
+    "reject": "vingt-un",
+    "dealer_double": "vingt-un",
+    "dealer_split": "vingt-un",
+    "ace_value": "ochko",
+}
 # The decisions each phase takes (a phase not named here: every one is asked about).
 _BY_PHASE = {
     "betting": ("stake",),
@@ -55,8 +75,8 @@ class Choice:
     card: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"action": self.action, "actor": self.actor, "hand": self.hand}
-        for name in ("index", "value", "called", "card"):
+        out: dict[str, Any] = {"action": self.action, "actor": self.actor}
+        for name in ("hand", "index", "value", "called", "card"):
             if getattr(self, name) is not None:
                 out[name] = getattr(self, name)
         return out
@@ -66,72 +86,103 @@ class Choices:
     """A part of ``TwentyOneLedger`` (ledger/application.py); ``Rounds`` supplies
     ``_decide`` and ``_rules_of``."""
 
-    def allowed_actions(self, round_id: str, actor: str | None = None) -> list[dict[str, Any]]:
+    def allowed_actions(
+        self,
+        round_id: str,
+        actor: str | None = None,
+        *,
+        as_of: Round | None = None,
+        exhaustive: bool = False,
+    ) -> list[dict[str, Any]]:
         """Every decision the round would accept now (of ``actor`` only, when given), in the
-        order of the hands, the dealer's last; empty once the round has ended."""
-        ahead = self._read_ahead(round_id)
-        rnd = ahead.round(round_id)
+        order of the hands, the dealer's last; empty once the round has ended. ``as_of``: the
+        round as the caller read it, so that the list answers the same version (its wallets
+        and table are read fresh). ``exhaustive`` asks about every shape of decision, not only
+        those the round's phase and turn leave (``candidates``): for the tests that hold the
+        narrowing to losing nothing."""
+        ahead = self._read_ahead(round_id, as_of)
+        rnd = as_of if as_of is not None else ahead.round(round_id)
         if rnd.ended:
             return []
         rules = self._rules_of(rnd)
+        asked = every_candidate if exhaustive else candidates
         return [
             choice.as_dict()
-            for choice in candidates(rnd, rules)
+            for choice in asked(rnd, rules)
             if (actor is None or choice.actor == actor)
             and self._accepts(round_id, choice, rules, ahead.newer)
         ]
 
-    def _read_ahead(self, round_id: str) -> UnitOfWork:
+    def _read_ahead(self, round_id: str, as_of: Round | None) -> UnitOfWork:
         """The round and those it names (its table, its players' and banker's wallets), up to
-        date in one read of the store, for every candidate to copy from (not one read each)."""
+        date in one read of the store, for every candidate to copy from (not one read each).
+        Without ``as_of``, whom the round names is known from the cache: a round not cached
+        here is read first."""
+        ahead = UnitOfWork(self)
+        if as_of is not None:
+            ahead.prefetch(*neighbours_of(as_of))
+            ahead.newer[as_of.id] = (as_of, [])  # copied by each candidate, never changed
+            return ahead
         neighbours = self._round_neighbours(round_id)
-        if not neighbours:  # not cached here: read it first, to learn whom it names
+        if not neighbours:
             self.get_round(round_id, copy=False)
             neighbours = self._round_neighbours(round_id)
-        ahead = UnitOfWork(self)
         ahead.prefetch(*neighbours, whole=round_id)
         return ahead
 
     def _accepts(self, round_id: str, choice: Choice, rules: RuleSet, newer: dict) -> bool:
-        step = _step(choice, rules)
         uow = UnitOfWork(self)
+        uow.dry = True
         uow.newer = dict(newer)
         try:
-            self._decide(uow, round_id, choice.actor, step)
+            self._decide(uow, round_id, choice.actor, _step(choice, rules))
+        except DecidedBeforeTheCard:
+            return True
         except LedgerError:
             return False
-        finally:
-            # A decision that needed a new shoe sealed its secret for a save that never comes.
-            for undo in uow.if_refused:
-                undo()
+        except Exception:
+            # A fault in one rarely taken path must not fail the whole view (nor the answer
+            # to a command already saved): that decision is left out, and the fault logged.
+            # Sent as a command, it would fail the same way.
+            logger.exception("allowed_actions: deciding %s on round %s failed", choice, round_id)
+            return False
         return True
 
 
 def candidates(rnd: Round, rules: RuleSet) -> Iterator[Choice]:
     """The decisions worth asking the ledger about now: of ``every_candidate``, those of the
-    round's phase, and in play only those on the hand whose turn it is (or one waiting to
-    answer two cards served at once, VU-23). A narrowing for speed that never decides
-    anything itself: tests/property/test_allowed_actions.py sends every shape of decision in
-    random rounds and finds none accepted that this leaves out."""
+    round's phase, and in play only those of the hand whose turn it is, with three exceptions
+    the book makes (an Очко ace may be valued out of turn under ``ace_value_binds``, OC-7; a
+    hand given two cards at once answers in its turn, VU-23; a hand the dealer passed over may
+    throw up, VU-24). A narrowing for speed that decides nothing itself:
+    tests/property/test_allowed_actions.py checks, at every step of random rounds in every
+    family, that it leaves out nothing ``every_candidate`` finds accepted."""
     phase = _BY_PHASE.get(rnd.phase)
     if phase is None:
         yield from every_candidate(rnd, rules)
         return
     turn = rnd.current_turn() if rnd.phase == "play" else None
     for choice in every_candidate(rnd, rules):
-        if choice.action not in phase:
-            continue
-        if (
-            turn is None
-            or choice.hand in (None, turn)
-            or choice.action in _ANSWERS
-            or rnd.hands.get(choice.hand, {}).get("pending_two")
-        ):
+        if choice.action in phase and (turn is None or _may_act_now(rnd, choice, turn)):
             yield choice
 
 
+def _may_act_now(rnd: Round, choice: Choice, turn: str) -> bool:
+    if choice.hand in (None, turn) or choice.action == "ace_value":
+        return True
+    if choice.action == "throw_up":
+        return bool(rnd.out_of_order_served)
+    return choice.action in ("take", "reject") and bool(rnd.hands[choice.hand].get("pending_two"))
+
+
 def every_candidate(rnd: Round, rules: RuleSet) -> Iterator[Choice]:
-    """Each decision of the round's shape (its hands, its family), whatever its phase."""
+    """Each decision of the round's shape (its hands, its family's book), whatever its phase."""
+    for choice in _shapes(rnd, rules):
+        if _FAMILY_OF.get(choice.action, rules.family) == rules.family:
+            yield choice
+
+
+def _shapes(rnd: Round, rules: RuleSet) -> Iterator[Choice]:
     if rnd.phase in ("betting", "staking"):
         waiting = [rnd.hands[h]["player"] for h in rnd.order if rnd.hands[h]["stake"] == 0]
         for player in dict.fromkeys(waiting):
@@ -145,19 +196,16 @@ def every_candidate(rnd: Round, rules: RuleSet) -> Iterator[Choice]:
             yield Choice(action, player, hand_id)
         for card in dict.fromkeys(hand.get("pending_two") or ()):
             yield Choice("reject", player, hand_id, card=card)
-        if rules.family == "ochko":
-            yield from _aces(hand_id, hand["cards"], player)
+        yield from _aces(hand_id, hand["cards"], player)
     if rules.house_banked:
         return  # the casino dealer's play is automatic (CB-8, CB-9)
     dealer = rnd.dealer
-    if rules.family == "vingt-un":
-        yield Choice("dealer_double", dealer, called=True)
-        yield Choice("dealer_double", dealer, called=False)
+    yield Choice("dealer_double", dealer, called=True)
+    yield Choice("dealer_double", dealer, called=False)
     for action in DEALER_MOVES:
         yield Choice(action, dealer)
-    if rules.family == "ochko":
-        for hand_id in rnd.dealer_hand_ids():
-            yield from _aces(hand_id, rnd.rules_hand(hand_id)["cards"], dealer)
+    for hand_id in rnd.dealer_hand_ids():
+        yield from _aces(hand_id, rnd.rules_hand(hand_id)["cards"], dealer)
 
 
 def _aces(hand_id: str, cards: list[str], holder: str) -> Iterator[Choice]:

@@ -259,9 +259,7 @@ class Rounds:
             rnd = cache.get(UUID(str(round_id))) if cache is not None else None
         except (KeyError, ValueError):
             return []
-        if not isinstance(rnd, Round):
-            return []
-        return [rnd.table_id, rnd.dealer, *(hand["player"] for hand in rnd.hands.values())]
+        return neighbours_of(rnd) if isinstance(rnd, Round) else []
 
     def _rules_of(self, rnd: Round) -> RuleSet:
         """The round's rules: those its table recorded at opening, copied into the round's
@@ -272,6 +270,12 @@ class Rounds:
         if play.rnd.ended:
             round_start.finish_round(self, uow, play)
         return {"round_id": str(play.rnd.id), "phase": play.rnd.phase, **out}
+
+
+def neighbours_of(rnd: Round) -> list[Any]:
+    """What a command on ``rnd`` may load besides it: its table (the round's end is recorded
+    there) and its players' and banker's wallets."""
+    return [rnd.table_id, rnd.dealer, *(hand["player"] for hand in rnd.hands.values())]
 
 
 def _shoe_clause(family: str) -> str:
