@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask import g
-from flask_smorest import abort
 
 from api import read_models
 from api.auth import require
 from api.body import Blueprint
+from api.cursors import UnknownCursor
 from api.idempotency import idempotent
 from api.resources.common import actor, command_id, created, is_admin, is_player, ledger, permit
 from api.responses import answers
@@ -101,7 +101,7 @@ def open_table(body):
 @require(*ANY_ROLE)
 @blp.arguments(TableListArgsSchema(), location="query")
 @blp.response(200, TableListSchema)
-@answers(422, "validation-error: `after` names no table the read models hold")
+@answers(422, "unknown-cursor: `after` names no table the read models hold")
 def list_tables(args):
     """The tables in the order they opened (from the history projection): name, family,
     times, status, rounds started; `?status=open` is a lobby. No money: that is a table's
@@ -112,7 +112,7 @@ def list_tables(args):
         db, args.get("status"), args.get("family"), after and str(after), args["limit"]
     )
     if page is None:
-        abort(422, messages={"query": {"after": [f"no table {after}: pass a page's `next`"]}})
+        raise UnknownCursor(f"after={after} names no table: pass a page's `next` as `after`")
     tables, following = page
     return {"tables": tables, "next": following, "projected_to": reached}
 

@@ -172,7 +172,7 @@ def test_the_order_is_the_opening_time_then_the_id_on_every_store(store_env, bui
 @pytest.mark.parametrize(
     "query",
     ["status=opened", "status=", "family=blackjack", "family=Casino", "after=t1",
-     f"after={UNKNOWN}", "limit=0", "limit=1001", "limit=ten", "position=-1", "position=1.5"],
+     "limit=0", "limit=1001", "limit=ten", "position=-1", "position=1.5"],
 )  # fmt: skip
 def test_a_bad_query_parameter_is_422_naming_it_and_writes_nothing(http, query):
     open_tables(http, "casino")
@@ -187,10 +187,16 @@ def test_a_bad_query_parameter_is_422_naming_it_and_writes_nothing(http, query):
     assert http.stored() == before
 
 
-def test_after_naming_no_table_says_what_to_pass(http):
+def test_after_naming_no_table_is_an_unknown_cursor_and_says_what_to_pass(http):
+    """Well formed (the document's schema admits any UUID), so not a validation error."""
     open_tables(http, "casino")
-    problem = raw(http, f"/v1/tables?after={UNKNOWN}").get_json()
-    assert problem["errors"] == {"query.after": [f"no table {UNKNOWN}: pass a page's `next`"]}
+    before = http.stored()
+    response = raw(http, f"/v1/tables?after={UNKNOWN}")
+    assert response.status_code == 422 and response.mimetype == "application/problem+json"
+    problem = response.get_json()
+    assert problem["type"].endswith("/unknown-cursor") and problem["title"] == "Unknown cursor"
+    assert problem["detail"] == f"after={UNKNOWN} names no table: pass a page's `next` as `after`"
+    assert http.stored() == before
 
 
 # --- read your writes --------------------------------------------------------------------------
