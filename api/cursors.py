@@ -34,3 +34,11 @@ def within_the_log(app: Any, name: str, position: int, hint: str) -> int:
             f"{name}={position} is beyond the log's last position ({head}): {hint}"
         )
     return head
+
+
+class UnknownCursor(UnprocessableEntity):
+    """422 ``unknown-cursor``: an ``after`` that is well formed but names nothing the list
+    holds (the tables list pages by table id): a ``next`` the list never answered."""
+
+    kind = "unknown-cursor"
+    title = "Unknown cursor"

@@ -23,7 +23,7 @@ from werkzeug.exceptions import (
 )
 
 from api.body import MalformedJson
-from api.cursors import CursorBeyondLog
+from api.cursors import CursorBeyondLog, UnknownCursor
 from ledger import errors as ledger_errors
 from ledger.text import shown
 
@@ -78,7 +78,7 @@ def problem_kinds() -> list[str]:
     error's (every status werkzeug raises), and the API's own."""
     kinds = {cls.kind for cls in _refusals(ledger_errors.LedgerError)}
     kinds |= {http_kind(status) for status in default_exceptions}
-    kinds |= {MalformedJson.kind, CursorBeyondLog.kind, *_API_KINDS}
+    kinds |= {MalformedJson.kind, CursorBeyondLog.kind, UnknownCursor.kind, *_API_KINDS}
     return sorted(kinds)
 
 

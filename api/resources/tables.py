@@ -11,11 +11,15 @@ from api import read_models
 from api.allowed import round_with_choices
 from api.auth import require
 from api.body import Blueprint
+from api.cursors import UnknownCursor
 from api.idempotency import idempotent
 from api.resources.common import actor, command_id, created, is_admin, is_player, ledger, permit
+from api.responses import answers
 from api.schemas.history import (
     PositionArgsSchema,
     RoundArgsSchema,
+    TableListArgsSchema,
+    TableListSchema,
     TableResultsSchema,
     TableRoundsSchema,
 )
@@ -92,6 +96,26 @@ def open_table(body):
     )
     tid = made["table_id"]
     return created(table_body(tid, made.get("position")), f"/v1/tables/{tid}")
+
+
+@blp.route("", methods=["GET"])
+@require(*ANY_ROLE)
+@blp.arguments(TableListArgsSchema(), location="query")
+@blp.response(200, TableListSchema)
+@answers(422, "unknown-cursor: `after` names no table the read models hold")
+def list_tables(args):
+    """The tables in the order they opened (from the history projection): name, family,
+    times, status, rounds started; `?status=open` is a lobby. No money: that is a table's
+    `results`, for the roles that read them."""
+    db, reached = read_models.views(args.get("position"))
+    after = args.get("after")
+    page = queries.table_list(
+        db, args.get("status"), args.get("family"), after and str(after), args["limit"]
+    )
+    if page is None:
+        raise UnknownCursor(f"after={after} names no table: pass a page's `next` as `after`")
+    tables, following = page
+    return {"tables": tables, "next": following, "projected_to": reached}
 
 
 @blp.route("/<uuid:table_id>")

@@ -9,6 +9,7 @@ from api.schemas.tables import FAMILY
 from replay.event_schemas import event_classes
 from replay.projections.audit_trail import AuditTrail
 from replay.projections.history import ROUND_ROLES, ROUND_STATUSES
+from replay.projections.queries import TABLE_STATUSES
 
 PROJECTED = {"description": "the position the read models had reached when answering"}
 
@@ -67,6 +68,17 @@ class PlayerRoundArgsSchema(ReadArgsSchema):
         load_default=0,
         validate=validate.Range(min=0, max=2**63 - 1),
         metadata={"description": "a round's `joined`: the page starts after it"},
+    )
+
+
+class TableListArgsSchema(ReadArgsSchema):
+    status = fields.String(
+        validate=validate.OneOf(TABLE_STATUSES),
+        metadata={"description": "only open tables (a lobby), or only closed ones"},
+    )
+    family = fields.String(validate=FAMILY, metadata={"description": "only tables of it"})
+    after = fields.UUID(
+        metadata={"description": "a table id (a page's `next`): the page starts after it"}
     )
 
 
@@ -163,6 +175,27 @@ class PlayerRoundSchema(Schema):
 class PlayerRoundsSchema(PageSchema):
     player_id = fields.String(required=True)
     rounds = fields.List(fields.Nested(PlayerRoundSchema), required=True)
+
+
+class TableListItemSchema(Schema):
+    table_id = fields.String(required=True)
+    name = fields.String(required=True)
+    family = fields.String(required=True, validate=FAMILY)
+    opened_at = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
+    closed_at = fields.String(
+        required=True, allow_none=True, metadata={"description": "null while open"}
+    )
+    status = fields.String(required=True, validate=validate.OneOf(TABLE_STATUSES))
+    rounds = fields.Integer(required=True, metadata={"description": "rounds started"})
+
+
+class TableListSchema(ProjectedSchema):
+    tables = fields.List(fields.Nested(TableListItemSchema), required=True)
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "pass as `after` for the next page; null after the last"},
+    )
 
 
 class TableResultsSchema(ProjectedSchema):

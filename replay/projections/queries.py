@@ -132,6 +132,51 @@ def table_results(db: Any, table_id: str) -> dict[str, Any] | None:
     return result
 
 
+TABLE_STATUSES = ("open", "closed")  # a listed table's status: closed once Table.Closed
+TABLE_LIST_COLUMNS = ("table_id", "name", "family", "opened_at", "closed_at", "rounds")
+
+
+def table_list(
+    db: Any,
+    status: str | None = None,
+    family: str | None = None,
+    after: str | None = None,
+    limit: int = 50,
+) -> tuple[list[dict], str | None] | None:
+    """A page of tables in the order they opened (``opened_at``, then id for tables opened
+    in the same microsecond), of one ``status`` and ``family`` when given, and the id to pass
+    as ``after`` for the next page (None after the last). ``after`` is a table id: the page
+    starts after it, whatever the filters; None when the view holds no such table.
+
+    No money: a table's figures are its ``results``. The view holds no opening position, so
+    the order is by the opening's time: a page never repeats or skips a table it has passed,
+    but a table committed after a page was read, timed before that page's last table (two
+    processes opening tables at once), is not on a later page."""
+    where, params = [], []
+    if after is not None:
+        found = db.read("SELECT opened_at FROM view_tables WHERE table_id = ?", (after,))
+        if not found:
+            return None
+        where.append("(opened_at > ? OR (opened_at = ? AND table_id > ?))")
+        params += [found[0][0], found[0][0], after]
+    if status is not None:
+        where.append("closed_at = ''" if status == "open" else "closed_at <> ''")
+    if family is not None:
+        where.append("family = ?")
+        params.append(family)
+    rows = db.read(
+        f"SELECT {', '.join(TABLE_LIST_COLUMNS)} FROM view_tables"
+        f"{' WHERE ' + ' AND '.join(where) if where else ''}"
+        " ORDER BY opened_at, table_id LIMIT ?",
+        (*params, limit + 1),  # one more than the page: whether a next page exists
+    )
+    tables = _dicts(TABLE_LIST_COLUMNS, rows[:limit])
+    for table in tables:
+        table["closed_at"] = table["closed_at"] or None
+        table["status"] = TABLE_STATUSES[table["closed_at"] is not None]
+    return tables, tables[-1]["table_id"] if len(rows) > limit else None
+
+
 def ratio(numerator: int, denominator: int, places: int = 4) -> str:
     """``numerator / denominator`` as a decimal string, rounded half up, without floats."""
     scaled = Fraction(numerator * 10**places, denominator)
