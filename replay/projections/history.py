@@ -88,6 +88,7 @@ class History(Projector):
     # 4: view_round_hands.side_net and side_clauses; net counts side payments (VU-10).
     # 5: a table's staked and nets count a round when it ends (its escrow no longer a loss);
     #    view_tables.in_play_rounds, in_play_staked, held; each round's own figures.
+    #    An index of view_tables by opening, for GET /v1/tables.
     version = 5
     ddl = (
         "CREATE TABLE IF NOT EXISTS view_rounds (round_id TEXT PRIMARY KEY, "
@@ -106,6 +107,8 @@ class History(Projector):
         "CREATE TABLE IF NOT EXISTS view_tables (table_id TEXT PRIMARY KEY, "
         + _columns(TABLE_COLUMNS, _TEXT)
         + ")",
+        # GET /v1/tables pages them in the order they opened.
+        "CREATE INDEX IF NOT EXISTS view_tables_by_opening ON view_tables (opened_at, table_id)",
     )
 
     def __init__(self) -> None:
