@@ -1,4 +1,5 @@
 import pytest
+from ledger_client import Http
 
 from api import create_app
 
@@ -6,6 +7,12 @@ from api import create_app
 @pytest.fixture
 def app(memory_env):
     return create_app({"TESTING": True, "STORE_ENV": memory_env})
+
+
+@pytest.fixture
+def http(app, client, make_key, admin_key):
+    """A client of the API acting as admin unless told which key (tests/api/ledger_client.py)."""
+    return Http(app, client, make_key, admin_key)
 
 
 @pytest.fixture

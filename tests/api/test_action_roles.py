@@ -4,13 +4,8 @@ whom he acts for (``actor``)."""
 
 from __future__ import annotations
 
-import pytest
-from test_rounds_http import Http, open_table
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
+from ledger_client import Http
+from test_rounds_http import open_table
 
 
 def _vingt_un_at_the_dealer_double(http: Http):

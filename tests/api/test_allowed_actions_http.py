@@ -4,13 +4,7 @@ listed body is accepted as sent, and the list is empty once the round has ended.
 
 from __future__ import annotations
 
-import pytest
-from test_rounds_http import Http, open_table
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
+from test_rounds_http import open_table
 
 
 def moves(view: dict, who: str | None = None) -> list[tuple]:

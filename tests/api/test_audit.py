@@ -7,17 +7,11 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-import pytest
-from test_rounds_http import HIDDEN, Http, Table, open_table
+from test_rounds_http import HIDDEN, Table, open_table
 
 from replay.clauses import CITED, clauses, parse_rules
 
 GAMES = Path(__file__).resolve().parents[2] / "ledger" / "games"
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
 
 
 def audit(t: Table, who: str = "auditor", status: int = 200) -> dict:

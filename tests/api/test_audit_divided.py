@@ -8,18 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 
-import pytest
+from ledger_client import Http
 from test_audit_page import audit, page, section, vingt_un_round
-from test_rounds_http import Http, Table, open_table
+from test_rounds_http import Table, open_table
 
 import api.audit_page
 from ledger.domain.round import Round
 from replay.audit import FULL_SCOPE, audit_of, read_round
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
 
 
 def dealer_divides(http: Http) -> Table:

@@ -9,19 +9,15 @@ from html.parser import HTMLParser
 from uuid import uuid4
 
 import pytest
+from ledger_client import Http
 from markupsafe import escape
-from test_rounds_http import HIDDEN, Http, Table, open_table
+from test_rounds_http import HIDDEN, Table, open_table
 
 from api.audit_page import COOKIE, HOME
 from api.audit_words import when
 from api.openapi import build_spec
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
 
 
 def casino_round_with_a_double_down(http: Http) -> Table:

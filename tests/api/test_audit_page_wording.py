@@ -11,18 +11,14 @@ from uuid import UUID
 
 import pytest
 from forgery import forge_stream
+from ledger_client import Http
 from tampering import delete_event
 from test_audit_page import audit, page, section
-from test_rounds_http import Http, Table, open_table
+from test_rounds_http import Table, open_table
 
 from api import create_app
 from ledger.application import TwentyOneLedger
 from ledger.simulate import Settings, run
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
 
 
 def casino_round_with_a_split(http: Http) -> Table:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from test_rounds_http import Http, open_table
+from ledger_client import Http
+from test_rounds_http import open_table
 
 from api.resources.audit_view import player_audit
 from api.visibility import HIDDEN, owns

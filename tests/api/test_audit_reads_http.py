@@ -7,12 +7,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from test_rounds_http import Http, open_table
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
+from ledger_client import Http
+from test_rounds_http import open_table
 
 
 def ended_casino_round(http: Http):

@@ -10,16 +10,11 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
-from test_rounds_http import Http, open_table
+from ledger_client import Http
+from test_rounds_http import open_table
 
 HIDDEN = "??"
 HOUSE_OPTIONS = {"insurance": False, "decks": 1, "penetration": 90, "burn": 5}
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
 
 
 def _step(http: Http, rid: str) -> dict:

@@ -4,13 +4,8 @@ offer alone; players cannot make a one-step sale, admins can record an agreed on
 
 from __future__ import annotations
 
-import pytest
-from test_rounds_http import Http, open_table
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
+from ledger_client import Http
+from test_rounds_http import open_table
 
 
 def _balances(http: Http, t) -> dict[str, int]:

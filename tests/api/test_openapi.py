@@ -6,7 +6,7 @@ import re
 
 import pytest
 from jsonschema import Draft202012Validator
-from test_rounds_http import Http, open_table
+from test_rounds_http import open_table
 
 from api.openapi import COMMITTED, build_spec, generate, main, spec_path
 
@@ -370,11 +370,6 @@ ROUNDS = {
         ],
     ),
 }
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
 
 
 def conforms(spec, method, template, status, body):

@@ -13,7 +13,8 @@ from __future__ import annotations
 from uuid import UUID, uuid4
 
 import pytest
-from test_rounds_http import Http, Table, open_table
+from ledger_client import Http
+from test_rounds_http import Table, open_table
 
 from api import create_app
 from ledger import accounts
@@ -21,11 +22,6 @@ from ledger.balances import fold_balances
 
 UNKNOWN = "00000000-0000-0000-0000-000000000000"
 PROBLEM = "application/problem+json"
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
 
 
 def external_http(env: dict[str, str], wait_ms: int = 50) -> Http:

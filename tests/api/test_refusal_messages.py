@@ -3,13 +3,8 @@ is short, not by how much. His own wallet's figure, and every figure for an admi
 
 from __future__ import annotations
 
-import pytest
-from test_rounds_http import Http, open_table
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
+from ledger_client import Http
+from test_rounds_http import open_table
 
 
 def _drain(http: Http, pid: str, leave: int) -> None:

@@ -5,13 +5,7 @@ from __future__ import annotations
 import json
 from uuid import UUID
 
-import pytest
-from test_rounds_http import HIDDEN, Http, open_table
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
+from test_rounds_http import HIDDEN, open_table
 
 
 def test_players_wallets_and_the_bankroll(http, client):

@@ -8,15 +8,10 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
-from test_rounds_http import Http, open_table
+from ledger_client import Http
+from test_rounds_http import open_table
 
 from ledger.shuffle import dealing_order
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
 
 
 def _step(http: Http, rid: str) -> dict:

@@ -8,19 +8,14 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from ledger_client import Http
 from test_read_models import casino_double_down, close, external_http, raw
-from test_rounds_http import Http
 
 from replay.projections.history import TABLE_COLUMNS
 
 UNKNOWN = "00000000-0000-0000-0000-000000000000"
 ITEM = {"table_id", "name", "family", "opened_at", "closed_at", "status", "rounds"}
 MONEY = {"staked", "punters_net", "banker_net", "house_net", "pool_balance", "returned"}
-
-
-@pytest.fixture
-def http(app, client, make_key, admin_key):
-    return Http(app, client, make_key, admin_key)
 
 
 def open_tables(http: Http, *families: str) -> list[str]:

@@ -336,7 +336,8 @@ def test_the_ledgers_stand_at_21_on_a_hidden_hand_reads_as_any_stand(ledger):
 def test_the_banker_does_not_count_a_bust_that_waits_for_him_in_the_tables_results(
     app, client, make_key, admin_key
 ):
-    from test_rounds_http import Http, open_table
+    from ledger_client import Http
+    from test_rounds_http import open_table
 
     http = Http(app, client, make_key, admin_key)
     t = open_table(http, "ochko", {"punter_bust_pays": False})
@@ -435,7 +436,8 @@ def test_with_holder_ends_turn_a_draw_to_21_or_a_hidden_bust_reads_as_any_draw(
 def test_over_http_the_holder_is_told_to_stand_and_the_dealer_sees_an_open_turn(
     app, client, make_key, admin_key
 ):
-    from test_rounds_http import Http, open_table
+    from ledger_client import Http
+    from test_rounds_http import open_table
 
     http = Http(app, client, make_key, admin_key)
     t = open_table(http, "ochko", {"holder_ends_turn": True})
