@@ -8,28 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 
-from ledger_client import Http
-from test_audit_page import audit, page, section, vingt_un_round
-from test_rounds_http import Table, open_table
+from test_audit_page import audit, dealer_divides, page, section, vingt_un_round
+from test_rounds_http import open_table
 
 import api.audit_page
 from ledger.domain.round import Round
 from replay.audit import FULL_SCOPE, audit_of, read_round
-
-
-def dealer_divides(http: Http) -> Table:
-    """Ann's 18 (stake 500) and Bob's 17 (stake 100) against the dealer's 8 8, divided:
-    8 3 K (21) and 8 T 5 (23, over-drawn)."""
-    t = open_table(http, "vingt-un")
-    t.start(["TS", "TD", "8C", "8D", "7D", "8S", "3C", "TH", "KD", "5H"])
-    http.act(t.rid, "Ann", action="stake", amount=500)
-    http.act(t.rid, "Bob", action="stake", amount=100)
-    http.act(t.rid, "dealer", action="dealer_double", called=False)
-    http.act(t.rid, "Ann", action="stand", hand="h1")
-    http.act(t.rid, "Bob", action="stand", hand="h2")
-    for action in ("dealer_split", "dealer_draw", "dealer_stand", "dealer_draw"):
-        http.act(t.rid, "dealer", action=action)
-    return t
 
 
 def parts(report: dict, hand: str) -> list[tuple]:

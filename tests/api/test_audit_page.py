@@ -99,6 +99,21 @@ def section(html: str, element_id: str) -> str:
 # -- what the page shows -------------------------------------------------------------------
 
 
+def dealer_divides(http: Http) -> Table:
+    """Ann's 18 (stake 500) and Bob's 17 (stake 100) against the dealer's 8 8, divided:
+    8 3 K (21) and 8 T 5 (23, over-drawn)."""
+    t = open_table(http, "vingt-un")
+    t.start(["TS", "TD", "8C", "8D", "7D", "8S", "3C", "TH", "KD", "5H"])
+    http.act(t.rid, "Ann", action="stake", amount=500)
+    http.act(t.rid, "Bob", action="stake", amount=100)
+    http.act(t.rid, "dealer", action="dealer_double", called=False)
+    http.act(t.rid, "Ann", action="stand", hand="h1")
+    http.act(t.rid, "Bob", action="stand", hand="h2")
+    for action in ("dealer_split", "dealer_draw", "dealer_stand", "dealer_draw"):
+        http.act(t.rid, "dealer", action=action)
+    return t
+
+
 def test_an_auditor_reads_the_whole_round_as_a_page(http):
     t = casino_round_with_a_double_down(http)
     html = page(t)
@@ -462,15 +477,7 @@ def test_a_hand_settled_before_the_dealer_played_says_so_not_that_it_was_hidden(
 def test_a_settlement_against_the_dealers_divided_hands_shows_each_total(http):
     """VU-21: Ann's 18 against the dealer's 8 3 K (21) and 8 T 5 (23): -2 and +1. Each total
     weighed is in the audit (JSON and page), so the payout can be recomputed by hand."""
-    t = open_table(http, "vingt-un")
-    t.start(["TS", "TD", "8C", "8D", "7D", "8S", "3C", "TH", "KD", "5H"])
-    http.act(t.rid, "Ann", action="stake", amount=500)
-    http.act(t.rid, "Bob", action="stake", amount=100)
-    http.act(t.rid, "dealer", action="dealer_double", called=False)
-    http.act(t.rid, "Ann", action="stand", hand="h1")
-    http.act(t.rid, "Bob", action="stand", hand="h2")
-    for action in ("dealer_split", "dealer_draw", "dealer_stand", "dealer_draw"):
-        http.act(t.rid, "dealer", action=action)
+    t = dealer_divides(http)
     assert t.changes() == {"Dee": 600, "Ann": -500, "Bob": -100}
 
     for who in ("auditor", "Ann"):
