@@ -22,24 +22,32 @@ def is_dealer_action(body: dict) -> bool:
     return action == "ace_value" and body.get("hand") in (None, *DEALER_HANDS)
 
 
-def allowed_for(app: Any, rnd: Round, viewer: Viewer) -> list[dict[str, Any]]:
-    """As the ledger lists them for the very version of the round the caller is shown. A
-    player's or dealer's entries are all his own, so they leave ``actor`` out: each is a body
-    his key may send as it is (with an ``amount`` where the action takes one)."""
+def allowed_for(
+    app: Any, rnd: Round, viewer: Viewer, *, just_saved: bool = False
+) -> list[dict[str, Any]]:
+    """As the ledger lists them for the very version of the round the caller is shown (with
+    ``just_saved``, as the command answered left the round's wallets and table: no read, so a
+    game action stays one read and one append). A player's or dealer's entries are all his
+    own, so they leave ``actor`` out: each is a body his key may send as it is (with an
+    ``amount`` where the action takes one)."""
     if rnd.ended:
         return []
+    ask = {"as_of": rnd, "just_saved": just_saved}
     if sees_all(viewer):
-        return app.allowed_actions(str(rnd.id), as_of=rnd)
+        return app.allowed_actions(str(rnd.id), **ask)
     if viewer.player_id is None:
         return []
     dealer_key = viewer.role == "dealer"
     return [
         {k: v for k, v in choice.items() if k != "actor"}
-        for choice in app.allowed_actions(str(rnd.id), actor=viewer.player_id, as_of=rnd)
+        for choice in app.allowed_actions(str(rnd.id), actor=viewer.player_id, **ask)
         if is_dealer_action(choice) == dealer_key
     ]
 
 
-def round_with_choices(app: Any, rnd: Round, viewer: Viewer) -> dict[str, Any]:
+def round_with_choices(
+    app: Any, rnd: Round, viewer: Viewer, *, just_saved: bool = False
+) -> dict[str, Any]:
     """The round as ``viewer`` may see it, with the decisions he may take now."""
-    return {**round_view(rnd, viewer), "allowed_actions": allowed_for(app, rnd, viewer)}
+    choices = allowed_for(app, rnd, viewer, just_saved=just_saved)
+    return {**round_view(rnd, viewer), "allowed_actions": choices}

@@ -105,7 +105,7 @@ def act(body, round_id):
     position = result.pop("position", None)
     return {
         "result": result,
-        "round": round_with_choices(app, rnd, g.key),
+        "round": round_with_choices(app, rnd, g.key, just_saved=True),
         "position": position,
     }
 

@@ -213,7 +213,10 @@ def start_round(body, table_id):
         str(table_id), actor=actor(), cut=body["cut"], command_id=command_id(), with_round=True
     )
     rid = made["round_id"]
-    view = {**round_with_choices(app, rnd, g.key), "position": made.get("position")}
+    view = {
+        **round_with_choices(app, rnd, g.key, just_saved=True),
+        "position": made.get("position"),
+    }
     return created(view, f"/v1/rounds/{rid}")
 
 

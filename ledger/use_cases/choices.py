@@ -92,15 +92,17 @@ class Choices:
         actor: str | None = None,
         *,
         as_of: Round | None = None,
+        just_saved: bool = False,
         exhaustive: bool = False,
     ) -> list[dict[str, Any]]:
         """Every decision the round would accept now (of ``actor`` only, when given), in the
         order of the hands, the dealer's last; empty once the round has ended. ``as_of``: the
         round as the caller read it, so that the list answers the same version (its wallets
-        and table are read fresh). ``exhaustive`` asks about every shape of decision, not only
-        those the round's phase and turn leave (``candidates``): for the tests that hold the
-        narrowing to losing nothing."""
-        ahead = self._read_ahead(round_id, as_of)
+        and table are read fresh, unless ``just_saved``: the answer to the command that saved
+        ``as_of`` takes them as that command left them, with no read). ``exhaustive`` asks
+        about every shape of decision, not only those the round's phase and turn leave
+        (``candidates``): for the tests that hold the narrowing to losing nothing."""
+        ahead = self._read_ahead(round_id, as_of, just_saved)
         rnd = as_of if as_of is not None else ahead.round(round_id)
         if rnd.ended:
             return []
@@ -113,14 +115,17 @@ class Choices:
             and self._accepts(round_id, choice, rules, ahead.newer)
         ]
 
-    def _read_ahead(self, round_id: str, as_of: Round | None) -> UnitOfWork:
+    def _read_ahead(self, round_id: str, as_of: Round | None, just_saved: bool) -> UnitOfWork:
         """The round and those it names (its table, its players' and banker's wallets), up to
         date in one read of the store, for every candidate to copy from (not one read each).
         Without ``as_of``, whom the round names is known from the cache: a round not cached
         here is read first."""
         ahead = UnitOfWork(self)
         if as_of is not None:
-            ahead.prefetch(*neighbours_of(as_of))
+            if just_saved:
+                ahead.newer.update(self.repository.as_cached(neighbours_of(as_of)))
+            else:
+                ahead.prefetch(*neighbours_of(as_of))
             ahead.newer[as_of.id] = (as_of, [])  # copied by each candidate, never changed
             return ahead
         neighbours = self._round_neighbours(round_id)
