@@ -81,15 +81,7 @@ def test_the_page_lists_each_part_and_their_sum(http):
 
 def test_a_tie_with_one_of_his_hands_is_a_part_the_dealer_wins(http):
     """Ann's 18 ties his 8 T (18; VU-14, the dealer wins ties) and wins on his 8 7 K (25)."""
-    t = open_table(http, "vingt-un")
-    t.start(["TS", "TD", "8C", "8D", "7D", "8S", "TH", "7H", "KD"])
-    http.act(t.rid, "Ann", action="stake", amount=300)
-    http.act(t.rid, "Bob", action="stake", amount=100)
-    http.act(t.rid, "dealer", action="dealer_double", called=False)
-    http.act(t.rid, "Ann", action="stand", hand="h1")
-    http.act(t.rid, "Bob", action="stand", hand="h2")
-    for action in ("dealer_split", "dealer_stand", "dealer_draw"):
-        http.act(t.rid, "dealer", action=action)
+    t = dealer_divides(http, tie=True)
     report = audit(t)
     assert parts(report, "h1") == [
         ("dealer", 18, 18, "lost", "-1", -300, ["VU-14"]),

@@ -99,18 +99,23 @@ def section(html: str, element_id: str) -> str:
 # -- what the page shows -------------------------------------------------------------------
 
 
-def dealer_divides(http: Http) -> Table:
-    """Ann's 18 (stake 500) and Bob's 17 (stake 100) against the dealer's 8 8, divided:
-    8 3 K (21) and 8 T 5 (23, over-drawn)."""
-    t = open_table(http, "vingt-un")
-    t.start(["TS", "TD", "8C", "8D", "7D", "8S", "3C", "TH", "KD", "5H"])
-    http.act(t.rid, "Ann", action="stake", amount=500)
+def dealer_divides(http: Http, options: dict | None = None, *, tie: bool = False) -> Table:
+    """Ann's 18 and Bob's 17 against the dealer's 8 8, divided: 8 3 K (21) and 8 T 5 (23,
+    over-drawn), Ann staking 500; or, with ``tie``, 8 T (18, Ann's tie) and 8 7 K (25), Ann
+    staking 300. Bob stakes 100."""
+    t = open_table(http, "vingt-un", options)
+    if tie:
+        cards, ann, dealer = ["TH", "7H", "KD"], 300, ("stand", "draw")
+    else:
+        cards, ann, dealer = ["3C", "TH", "KD", "5H"], 500, ("draw", "stand", "draw")
+    t.start(["TS", "TD", "8C", "8D", "7D", "8S", *cards])
+    http.act(t.rid, "Ann", action="stake", amount=ann)
     http.act(t.rid, "Bob", action="stake", amount=100)
     http.act(t.rid, "dealer", action="dealer_double", called=False)
     http.act(t.rid, "Ann", action="stand", hand="h1")
     http.act(t.rid, "Bob", action="stand", hand="h2")
-    for action in ("dealer_split", "dealer_draw", "dealer_stand", "dealer_draw"):
-        http.act(t.rid, "dealer", action=action)
+    for action in ("split", *dealer):
+        http.act(t.rid, "dealer", action=f"dealer_{action}")
     return t
 
 
@@ -508,15 +513,7 @@ def test_the_dealers_cover_released_for_the_pool_names_each_payment(http):
     moves between them, but the dealer pays the pool 50 for the over-draw and a third of
     Ann's 300 received on the tie, each from his cover, and the page says which is which."""
     options = {"pool_dealer_overdraw": 50, "pool_tie_share": "1/3"}
-    t = open_table(http, "vingt-un", options)
-    t.start(["TS", "TD", "8C", "8D", "7D", "8S", "TH", "7H", "KD"])
-    http.act(t.rid, "Ann", action="stake", amount=300)
-    http.act(t.rid, "Bob", action="stake", amount=100)
-    http.act(t.rid, "dealer", action="dealer_double", called=False)
-    http.act(t.rid, "Ann", action="stand", hand="h1")
-    http.act(t.rid, "Bob", action="stand", hand="h2")
-    for action in ("dealer_split", "dealer_stand", "dealer_draw"):
-        http.act(t.rid, "dealer", action=action)
+    t = dealer_divides(http, options, tie=True)
     assert t.changes() == {"Dee": -150, "Ann": 0, "Bob": 0}
 
     released = [
