@@ -102,8 +102,8 @@ class Choices:
         ``as_of`` takes them as that command left them, with no read). ``exhaustive`` asks
         about every shape of decision, not only those the round's phase and turn leave
         (``candidates``): for the tests that hold the narrowing to losing nothing."""
-        ahead = self._read_ahead(round_id, as_of, just_saved)
-        rnd = as_of if as_of is not None else ahead.round(round_id)
+        rnd = as_of if as_of is not None else self.get_round(round_id, copy=False)
+        ahead = self._read_ahead(rnd, just_saved)
         if rnd.ended:
             return []
         rules = self._rules_of(rnd)
@@ -115,24 +115,16 @@ class Choices:
             and self._accepts(round_id, choice, rules, ahead.newer)
         ]
 
-    def _read_ahead(self, round_id: str, as_of: Round | None, just_saved: bool) -> UnitOfWork:
-        """The round and those it names (its table, its players' and banker's wallets), up to
-        date in one read of the store, for every candidate to copy from (not one read each).
-        Without ``as_of``, whom the round names is known from the cache: a round not cached
-        here is read first."""
+    def _read_ahead(self, rnd: Round, just_saved: bool) -> UnitOfWork:
+        """The round's table and its players' and banker's wallets, up to date in one read of
+        the store (or, ``just_saved``, as cached), for every candidate to copy from with the
+        round itself (not one read each)."""
         ahead = UnitOfWork(self)
-        if as_of is not None:
-            if just_saved:
-                ahead.newer.update(self.repository.as_cached(neighbours_of(as_of)))
-            else:
-                ahead.prefetch(*neighbours_of(as_of))
-            ahead.newer[as_of.id] = (as_of, [])  # copied by each candidate, never changed
-            return ahead
-        neighbours = self._round_neighbours(round_id)
-        if not neighbours:
-            self.get_round(round_id, copy=False)
-            neighbours = self._round_neighbours(round_id)
-        ahead.prefetch(*neighbours, whole=round_id)
+        if just_saved:
+            ahead.newer.update(self.repository.as_cached(neighbours_of(rnd)))
+        else:
+            ahead.prefetch(*neighbours_of(rnd))
+        ahead.newer[rnd.id] = (rnd, [])  # copied by each candidate, never changed
         return ahead
 
     def _accepts(self, round_id: str, choice: Choice, rules: RuleSet, newer: dict) -> bool:
@@ -156,19 +148,20 @@ class Choices:
 
 def candidates(rnd: Round, rules: RuleSet) -> Iterator[Choice]:
     """The decisions worth asking the ledger about now: of ``every_candidate``, those of the
-    round's phase, and in play only those of the hand whose turn it is, with three exceptions
-    the book makes (an Очко ace may be valued out of turn under ``ace_value_binds``, OC-7; a
-    hand given two cards at once answers in its turn, VU-23; a hand the dealer passed over may
-    throw up, VU-24). A narrowing for speed that decides nothing itself:
-    tests/property/test_allowed_actions.py checks, at every step of random rounds in every
-    family, that it leaves out nothing ``every_candidate`` finds accepted."""
+    table's family and of the round's phase, and in play only those of the hand whose turn it
+    is, with three exceptions the book makes (an Очко ace may be valued out of turn under
+    ``ace_value_binds``, OC-7; a hand given two cards at once answers in its turn, VU-23; a
+    hand the dealer passed over may throw up, VU-24). A narrowing for speed that decides
+    nothing itself: tests/property/test_allowed_actions.py checks, at every step of random
+    rounds in every family, that it leaves out nothing ``every_candidate`` finds accepted."""
     phase = _BY_PHASE.get(rnd.phase)
-    if phase is None:
-        yield from every_candidate(rnd, rules)
-        return
     turn = rnd.current_turn() if rnd.phase == "play" else None
     for choice in every_candidate(rnd, rules):
-        if choice.action in phase and (turn is None or _may_act_now(rnd, choice, turn)):
+        if _FAMILY_OF.get(choice.action, rules.family) != rules.family:
+            continue
+        if phase is None or (
+            choice.action in phase and (turn is None or _may_act_now(rnd, choice, turn))
+        ):
             yield choice
 
 
@@ -181,13 +174,8 @@ def _may_act_now(rnd: Round, choice: Choice, turn: str) -> bool:
 
 
 def every_candidate(rnd: Round, rules: RuleSet) -> Iterator[Choice]:
-    """Each decision of the round's shape (its hands, its family's book), whatever its phase."""
-    for choice in _shapes(rnd, rules):
-        if _FAMILY_OF.get(choice.action, rules.family) == rules.family:
-            yield choice
-
-
-def _shapes(rnd: Round, rules: RuleSet) -> Iterator[Choice]:
+    """Each decision of the round's shape (its hands, its dealer), whatever its phase and
+    family."""
     if rnd.phase in ("betting", "staking"):
         waiting = [rnd.hands[h]["player"] for h in rnd.order if rnd.hands[h]["stake"] == 0]
         for player in dict.fromkeys(waiting):
