@@ -9,7 +9,7 @@ from typing import Any
 from uuid import UUID
 
 import pytest
-from test_projections import FAMILIES, event_log, fund
+from test_projections import FAMILIES, event_log, private_table
 
 from ledger.application import TwentyOneLedger
 from ledger.balances import fold_balances, transfers
@@ -70,11 +70,7 @@ def test_each_tables_rounds_are_numbered_in_order_with_their_state(projected):
 
 def test_a_round_is_open_until_it_ends(live):
     app, proj = live
-    dealer, p1, p2 = (fund(app, name) for name in ("Banker", "P1", "P2"))
-    table = app.open_table("ochko", {})["table_id"]
-    for seat, pid in enumerate((dealer, p1, p2), start=1):
-        app.seat_player(table, pid, seat)
-    app.choose_dealer(table, dealer)
+    table, (dealer, p1, p2) = private_table(app, "ochko", "Banker", "P1", "P2")
     # P1 18, P2 18 against the banker's 19 (OC-8); the banker stands.
     app.fix_next_shoe(table, ["TC", "9D", "TH", "8C", "9S", "9H"] + ["2S"] * 8)
     rid = app.start_round(table, actor=dealer)["round_id"]

@@ -8,7 +8,7 @@ from collections import defaultdict
 from typing import Any
 
 from replay_history import casino_table
-from test_projections import event_log, fund, play_history
+from test_projections import event_log, play_history, private_table
 
 from ledger.balances import fold_balances
 from replay.projections import queries as q
@@ -81,11 +81,7 @@ def test_a_private_round_in_play_counts_neither_its_paid_natural_nor_the_banks_c
     """H13-6: a punter's natural is paid double at once, mid-round; the table counts it, and
     the other punter's stake, when the round ends. The banker's net is the punters' loss."""
     app, proj = live
-    dealer, p1, p2 = (fund(app, name) for name in ("Dee", "P1", "P2"))
-    table = app.open_table("hoyle-1913", {})["table_id"]
-    for seat, pid in enumerate((dealer, p1, p2), start=1):
-        app.seat_player(table, pid, seat)
-    app.choose_dealer(table, dealer)
+    table, (dealer, p1, p2) = private_table(app, "hoyle-1913", "Dee", "P1", "P2")
     app.fix_next_shoe(table, ["AC", "TD", "TH", "QC", "8D", "7H"] + ["2S"] * 8)
     rid = app.start_round(table, actor=dealer)["round_id"]
     app.place_stake(rid, p1, 300)

@@ -67,13 +67,20 @@ def play_simulations(app: TwentyOneLedger, rounds: int = 2, seed: int = 11) -> N
         run(settings, app)
 
 
+def private_table(app: TwentyOneLedger, family: str, *names: str) -> tuple[str, list[str]]:
+    """A private table: the first of ``names`` seated in seat 1 and chosen to deal, the rest
+    punters in the seats after; each funded. Returns the table and the players' ids."""
+    ids = [fund(app, name) for name in names]
+    table = app.open_table(family, {})["table_id"]
+    for seat, pid in enumerate(ids, start=1):
+        app.seat_player(table, pid, seat)
+    app.choose_dealer(table, ids[0])
+    return table, ids
+
+
 def play_hoyle_natural(app: TwentyOneLedger) -> str:
     """H13-6: punter 1's natural is paid double at once; punter 2 (18) beats the dealer (17)."""
-    dealer, p1, p2 = (fund(app, name) for name in ("Hoyle dealer", "Hoyle 1", "Hoyle 2"))
-    table = app.open_table("hoyle-1913", {})["table_id"]
-    for seat, pid in enumerate((dealer, p1, p2), start=1):
-        app.seat_player(table, pid, seat)
-    app.choose_dealer(table, dealer)
+    table, (dealer, p1, p2) = private_table(app, "hoyle-1913", "Hoyle dealer", "Hoyle 1", "Hoyle 2")
     app.fix_next_shoe(table, ["AC", "TD", "TH", "QC", "8D", "7H"] + ["2S"] * 8)
     rid = app.start_round(table, actor=dealer)["round_id"]
     app.place_stake(rid, p1, 300)
@@ -286,11 +293,7 @@ def test_stakes_are_held_while_the_round_is_open_and_released_when_it_ends(live)
 
 def test_a_private_bankers_cover_is_held_with_the_punters_stakes(live):
     app, proj = live
-    dealer, p1, p2 = (fund(app, name) for name in ("Dealer", "P1", "P2"))
-    table = app.open_table("hoyle-1913", {})["table_id"]
-    for seat, pid in enumerate((dealer, p1, p2), start=1):
-        app.seat_player(table, pid, seat)
-    app.choose_dealer(table, dealer)
+    table, (dealer, p1, p2) = private_table(app, "hoyle-1913", "Dealer", "P1", "P2")
     app.fix_next_shoe(table, ["TC", "9D", "TH", "8C", "9S", "8H"] + ["2S"] * 8)
     rid = app.start_round(table, actor=dealer)["round_id"]
     app.place_stake(rid, p1, 200)
@@ -326,11 +329,7 @@ def test_a_stake_settled_before_the_round_ends_is_no_longer_held_casino_bust(liv
 
 def test_a_stake_settled_before_the_round_ends_is_no_longer_held_hoyle_overdraw(live):
     app, proj = live
-    dealer, p1, p2 = (fund(app, name) for name in ("Dealer", "P1", "P2"))
-    table = app.open_table("hoyle-1913", {})["table_id"]
-    for seat, pid in enumerate((dealer, p1, p2), start=1):
-        app.seat_player(table, pid, seat)
-    app.choose_dealer(table, dealer)
+    table, (dealer, p1, p2) = private_table(app, "hoyle-1913", "Dealer", "P1", "P2")
     app.fix_next_shoe(table, ["TC", "5D", "TH", "6C", "4D", "8H", "9C"] + ["2S"] * 8)
     rid = app.start_round(table, actor=dealer)["round_id"]
     app.place_stake(rid, p1, 200)
