@@ -109,11 +109,11 @@ def cmd_audit(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
     no server and no key: JSON always (it is a document, not a report); exit 1 when one of
     its checks fails."""
     from ledger.errors import UnknownRound
-    from replay.audit import FULL_SCOPE, audit_round
+    from replay.audit import audit_round
 
     with ledger(env) as app:
         try:
-            audit = {**audit_round(app, args.id), "scope": FULL_SCOPE}
+            audit = audit_round(app, args.id)
         except UnknownRound as error:
             return _fail(args, str(error))
     print(json.dumps(audit, indent=2, sort_keys=True, default=str))

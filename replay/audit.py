@@ -153,6 +153,7 @@ def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
         if cause is not None and shoe["recorded"]["revealed"] is not None:
             shoe["recorded"]["revealed"].update(cause)
     return {
+        "scope": FULL_SCOPE,  # a player's own audit narrows it (api/resources/audit_view.py)
         "round_id": rid,
         "table_id": str(rnd.table_id),
         "number": rnd.number,

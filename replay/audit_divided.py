@@ -79,14 +79,15 @@ def breakdown(settled: dict[str, Any], total: int | None, dealers: dict[str, int
             )
     faults += _recorded_totals_differ(settled, total, dealers)
     summed = sum(p["amount"] for p in parts)
+    multiplier = sum(int(p["multiplier"]) for p in parts)
     if parts and summed != settled["amount"]:
         faults.append(
-            f"the parts sum to {summed} (multiplier {sum(int(p['multiplier']) for p in parts)}), "
+            f"the parts sum to {summed} (multiplier {multiplier}), "
             f"the settlement records {settled['amount']} (multiplier {settled['multiplier']})"
         )
-    elif parts and Fraction(settled["multiplier"]) != sum(int(p["multiplier"]) for p in parts):
+    elif parts and Fraction(settled["multiplier"]) != multiplier:
         faults.append(
-            f"the parts' multipliers sum to {sum(int(p['multiplier']) for p in parts)}, the "
+            f"the parts' multipliers sum to {multiplier}, the "
             f"settlement records {settled['multiplier']}"
         )
     return {

@@ -25,20 +25,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ledger.domain.round import Round
 from replay.rederivation import Rederivation
 from replay.rederive import rederive
 
+IN_PLAY = "The round is still in play: no settlement to rederive yet."
 HOW = "Replayed through today's rules engine from its recorded rules, cards and decisions"
 
 
 def rederived(events: list[Any]) -> dict[str, Any]:
-    """The verdict on a round from its events (as the audit read them)."""
+    """The verdict on a round from its events (as the audit read them). A round still in play
+    is not walked: the audit of a live round would replay it only to say so."""
+    if not any(isinstance(e, Round.Ended) for e in events):
+        return verdict(None, IN_PLAY)
     try:
         result = rederive(list(events))
     except Exception as error:  # a record today's engine cannot walk: the other checks say why
         return verdict(None, f"The round could not be rederived: {type(error).__name__}: {error}.")
-    if result.in_play:
-        return verdict(None, "The round is still in play: no settlement to rederive yet.")
     if not result.set_up:
         return verdict(None, f"The round cannot be replayed: {result.diverged}.")
     by_hand: dict[str, list[str]] = {}

@@ -20,7 +20,7 @@ from api.visibility import (
     sees_all,
 )
 from ledger import accounts
-from replay.audit import FULL_SCOPE, PLAYER_SCOPE, audit_of, read_round, summarize
+from replay.audit import PLAYER_SCOPE, audit_of, read_round, summarize
 from replay.audit_divided import parts_verdict
 from replay.audit_reconcile import money_verdict
 from replay.audit_rederived import shown_to_player
@@ -41,7 +41,7 @@ def audit_for(round_id: str, viewer: Any) -> dict:
     with reported():
         report = audit_of(app, rnd, events)
     if sees_all(viewer):
-        return {**report, "scope": FULL_SCOPE}
+        return report
     with reported(rnd.table_id):
         table = app.get_table(str(rnd.table_id))
     secret = {str(s) for s in withheld_shoes(app, table, viewer)}

@@ -278,10 +278,13 @@ def dealer_turn(play: Play) -> None:
     settle(play)
 
 
+# CB-9: the dealer draws and stands by rule (dealer_turn); a dealer's decision asked for is
+# refused, by the use case first, in these words.
+AUTOMATIC_PLAY = "the casino dealer's play is automatic"
+
+
 def check_dealer_draw(play: Play) -> None:
-    # CB-9: the dealer draws by rule in dealer_turn; a dealer's draw asked for is refused
-    # (the use case refuses it first, in the same words).
-    raise RuleViolation("the casino dealer's play is automatic", "CB-9")
+    raise RuleViolation(AUTOMATIC_PLAY, "CB-9")
 
 
 def dealer_overdraws(play: Play) -> None:

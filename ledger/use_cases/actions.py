@@ -90,10 +90,10 @@ def apply_action(
         return {"hands": list(vingt_un.dealer_divides(play))}
     if action == "dealer_draw":
         if play.rules.house_banked:
-            raise RuleViolation("the casino dealer's play is automatic", "CB-9")
+            raise RuleViolation(casino.AUTOMATIC_PLAY, "CB-9")
         return {"card": dealer_play.dealer_draw(play)}
     if play.rules.house_banked:
-        raise RuleViolation("the casino dealer's play is automatic", "CB-9")
+        raise RuleViolation(casino.AUTOMATIC_PLAY, "CB-9")
     dealer_play.dealer_stand(play)
     return {}
 
