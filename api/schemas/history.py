@@ -14,6 +14,16 @@ from replay.projections.queries import TABLE_STATUSES
 PROJECTED = {"description": "the position the read models had reached when answering"}
 
 
+def not_yet_field(until: str) -> fields.String:
+    """A time that has not happened yet (a round's end, a table's closing): null until then,
+    in every answer that carries one."""
+    return fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": f"UTC, ISO 8601; null while {until}"},
+    )
+
+
 class ProjectedSchema(Schema):
     """What every read-model answer carries: the position it reflects."""
 
@@ -133,7 +143,7 @@ class RoundSummarySchema(Schema):
     family = fields.String(required=True, validate=FAMILY)
     dealer = fields.String(required=True)
     started_at = fields.String(required=True)
-    ended_at = fields.String(required=True, metadata={"description": "empty while open"})
+    ended_at = not_yet_field("in play")
     status = fields.String(required=True, validate=validate.OneOf(ROUND_STATUSES))
     hands = fields.Integer(required=True)
     settled = fields.Integer(required=True)
@@ -165,7 +175,7 @@ class PlayerRoundSchema(Schema):
     family = fields.String(required=True, validate=FAMILY)
     status = fields.String(required=True, validate=validate.OneOf(ROUND_STATUSES))
     started_at = fields.String(required=True)
-    ended_at = fields.String(required=True)
+    ended_at = not_yet_field("in play")
     role = fields.String(required=True, validate=validate.OneOf(ROUND_ROLES))
     hands = fields.Integer(required=True)
     staked = fields.Integer(required=True)
@@ -182,9 +192,7 @@ class TableListItemSchema(Schema):
     name = fields.String(required=True)
     family = fields.String(required=True, validate=FAMILY)
     opened_at = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
-    closed_at = fields.String(
-        required=True, allow_none=True, metadata={"description": "null while open"}
-    )
+    closed_at = not_yet_field("open")
     status = fields.String(required=True, validate=validate.OneOf(TABLE_STATUSES))
     rounds = fields.Integer(required=True, metadata={"description": "rounds started"})
 
@@ -202,8 +210,8 @@ class TableResultsSchema(ProjectedSchema):
     table_id = fields.String(required=True)
     name = fields.String(required=True)
     family = fields.String(required=True, validate=FAMILY)
-    opened_at = fields.String(required=True)
-    closed_at = fields.String(required=True)
+    opened_at = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
+    closed_at = not_yet_field("open")
     rounds = fields.Integer(required=True)
     naturals = fields.Integer(required=True)
     busts = fields.Integer(required=True)

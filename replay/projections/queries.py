@@ -27,6 +27,12 @@ def _dicts(columns: tuple[str, ...], rows: list[tuple]) -> list[dict[str, Any]]:
     return [dict(zip(columns, row, strict=True)) for row in rows]
 
 
+def not_yet(moment: str) -> str | None:
+    """A time the views keep as ``''`` until it happens (a round's end, a table's closing),
+    answered as null: the one way every answer says "not yet"."""
+    return moment or None
+
+
 def account(db: Any, name: str, after: int = 0, limit: int = 100) -> dict[str, Any] | None:
     """An account's balance, its stakes held in open rounds, and a page of its movements
     (``after`` a movement's ``seq``); None when no transfer ever touched it."""
@@ -74,6 +80,7 @@ def player_rounds(db: Any, player_id: str, after: int = 0, limit: int = 50) -> l
     found = _dicts(columns + ("family", "status", "ended_at"), rows)
     for row in found:
         row["net"] = settled_net(row["net"], row["status"])
+        row["ended_at"] = not_yet(row["ended_at"])
     return found
 
 
@@ -87,6 +94,8 @@ def table_rounds(db: Any, table_id: str, after: int = 0, limit: int = 50) -> lis
     rounds = _dicts(("round_id",) + ROUND_COLUMNS, rows)
     if not rounds:
         return rounds
+    for rnd in rounds:
+        rnd["ended_at"] = not_yet(rnd["ended_at"])
     marks = ", ".join("?" * len(rounds))
     ids = [r["round_id"] for r in rounds]
     players: dict[str, list[dict]] = {rid: [] for rid in ids}
@@ -125,6 +134,7 @@ def table_results(db: Any, table_id: str) -> dict[str, Any] | None:
     if not rows:
         return None
     result: dict[str, Any] = {"table_id": table_id, **dict(zip(TABLE_COLUMNS, rows[0]))}
+    result["closed_at"] = not_yet(result["closed_at"])
     staked = result["staked"]
     returned = staked + result["punters_net"]
     result["returned"] = returned
@@ -172,7 +182,7 @@ def table_list(
     )
     tables = _dicts(TABLE_LIST_COLUMNS, rows[:limit])
     for table in tables:
-        table["closed_at"] = table["closed_at"] or None
+        table["closed_at"] = not_yet(table["closed_at"])
         table["status"] = TABLE_STATUSES[table["closed_at"] is not None]
     return tables, tables[-1]["table_id"] if len(rows) > limit else None
 
@@ -187,10 +197,12 @@ def ratio(numerator: int, denominator: int, places: int = 4) -> str:
 
 
 def empty_results(table: Any) -> dict[str, Any]:
-    """A table the projection has not seen yet (read without a position, mid-fold)."""
+    """A table the projection has not seen yet (read without a position, mid-fold): its
+    opening time is the aggregate's, as the projection will write it."""
     zeros = dict.fromkeys(TABLE_COLUMNS, 0)
     return {**zeros, "table_id": str(table.id), "name": table.name, "family": table.family,
-            "opened_at": "", "closed_at": "", "returned": 0, "return_to_player": None}  # fmt: skip
+            "opened_at": table.created_on.isoformat(), "closed_at": None, "returned": 0,
+            "return_to_player": None}  # fmt: skip
 
 
 def round_trail(db: Any, round_id: str) -> list[dict]:

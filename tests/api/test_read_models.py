@@ -259,14 +259,16 @@ def test_a_tables_rounds_list_each_round_with_its_players_stakes_and_nets(http):
     # The next round shows as open until it ends.
     t.start(["TC", "9D", "8H", "7C", "8S", "9C"])
     rounds = http.get(f"/v1/tables/{t.table_id}/rounds")["rounds"]
-    assert [(r["number"], r["status"], r["ended_at"]) for r in rounds[1:]] == [(2, "open", "")]
+    assert [(r["number"], r["status"], r["ended_at"]) for r in rounds[1:]] == [(2, "open", None)]
+    anns = http.get(f"/v1/players/{t.ids['Ann']}/rounds", key=http.keys["Ann"])["rounds"]
+    assert [(r["number"], r["ended_at"] is None) for r in anns] == [(1, False), (2, True)]
 
 
 def test_a_casino_tables_results_give_the_return_to_player_and_the_house_net(http):
     t = casino_double_down(http)
     results = http.get(f"/v1/tables/{t.table_id}/results", key=http.keys["dealer"])
     assert results["table_id"] == t.table_id and results["family"] == "casino"
-    assert results["name"] == "casino table" and results["closed_at"] == ""
+    assert results["name"] == "casino table" and results["closed_at"] is None
     assert (results["rounds"], results["naturals"], results["busts"]) == (1, 0, 1)  # the dealer
     assert (results["staked"], results["punters_net"], results["returned"]) == (700, 700, 1400)
     assert results["return_to_player"] == "2.0000"

@@ -77,7 +77,7 @@ def test_a_round_is_open_until_it_ends(live):
     proj.catch_up()
     [row] = q.table_rounds(proj.views, table)
     assert (row["round_id"], row["status"], row["ended_at"], row["family"]) == (
-        rid, "open", "", "ochko")  # fmt: skip
+        rid, "open", None, "ochko")  # fmt: skip
     for pid in (p1, p2):
         app.place_stake(rid, pid, 100)
     app.act(rid, "stand", actor=p1, hand="h1")
