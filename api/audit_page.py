@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 from eventsourcing.persistence import PersistenceError
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 
-from api import audit_words
+from api import audit_event_words, audit_name_words, audit_value_words, audit_verdict_words
 from api.auth import Caller, bearer_secret, key_cache_seconds
 from api.errors import status_for
 from api.resources.audit_view import audit_for
@@ -214,8 +214,11 @@ def round_page(round_id: Any) -> Response:
     body = render_template(
         "audit/round.html",
         report=report,
-        words=audit_words,
-        names=audit_words.people(report),
+        value_words=audit_value_words,
+        name_words=audit_name_words,
+        event_words=audit_event_words,
+        verdict_words=audit_verdict_words,
+        names=audit_name_words.people(report),
         caller=caller,
         by_cookie=source == "cookie",
     )

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from api.schemas.audit_events import AuditClauseSchema
+
 
 class AuditDealerPartSchema(Schema):
     """The hand against one of the dealer's hands."""
@@ -28,8 +30,7 @@ class AuditDealerPartSchema(Schema):
     amount = fields.Integer(
         required=True, metadata={"description": "stake × multiplier, in minor units"}
     )
-    # By name: api/schemas/audit.py defines it and imports this module.
-    clauses = fields.List(fields.Nested("AuditClauseSchema"), required=True)
+    clauses = fields.List(fields.Nested(AuditClauseSchema), required=True)
 
 
 class AuditByDealerHandSchema(Schema):

@@ -14,7 +14,7 @@ from markupsafe import escape
 from test_rounds_http import HIDDEN, Table, open_table
 
 from api.audit_page import COOKIE, HOME
-from api.audit_words import when
+from api.audit_value_words import when
 from api.openapi import build_spec
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}

@@ -1,6 +1,7 @@
 """The audit page's one line per event, where it says more than the event's type."""
 
-from api.audit_words import describe, money, timeline
+from api.audit_event_words import describe, timeline
+from api.audit_value_words import money
 
 
 def _started(**data):
