@@ -40,6 +40,7 @@ from replay.damage import LIBRARY_ERRORS, StoreDamaged, explain
 from replay.json_option import add_top_level, json_parent, wants_json
 from replay.store import ledger
 from replay.store_file import DATABASE_ERRORS, unreadable_file
+from replay.verify_head import parse_head
 
 # Commands other modules of replay/ contribute, each through ``register(subparsers)``; they are
 # registered only when the module exists. ``register`` adds its subparser(s) and sets
@@ -64,7 +65,7 @@ def _fail(args: argparse.Namespace, message: str, code: int = 1) -> int:
 
 def cmd_verify(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
     try:
-        expect = None if args.expect_head is None else verify_mod.parse_head(args.expect_head)
+        expect = None if args.expect_head is None else parse_head(args.expect_head)
     except ValueError as error:
         return _fail(args, f"--expect-head: {error}", 2)
     with ledger(env) as app:

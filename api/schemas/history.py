@@ -8,7 +8,7 @@ from api.schemas.common import QueryInteger
 from api.schemas.tables import FAMILY
 from replay.event_schemas import event_classes
 from replay.projections.audit_trail import AuditTrail
-from replay.projections.history import ROUND_ROLES, ROUND_STATUSES
+from replay.projections.history_columns import ROUND_ROLES, ROUND_STATUSES
 from replay.projections.queries import TABLE_STATUSES
 
 PROJECTED = {"description": "the position the read models had reached when answering"}

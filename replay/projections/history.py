@@ -17,7 +17,8 @@
   what their escrow holds.
 
 The table results are folded from the same events as the rounds, in the same projector, so
-the two never disagree about which rounds they have seen.
+the two never disagree about which rounds they have seen. The tables' columns, and where each
+stands in a row, are ``history_columns``'s.
 """
 
 from __future__ import annotations
@@ -25,60 +26,65 @@ from __future__ import annotations
 from typing import Any
 
 from ledger.domain.round import DEALER_HANDS
+from replay.projections.history_columns import (
+    BANKER,
+    ENDED,
+    H_BUST,
+    H_CLAUSES,
+    H_NATURAL,
+    H_NET,
+    H_OUTCOME,
+    H_PLAYER,
+    H_SIDE,
+    H_SIDE_CLAUSES,
+    H_STAKE,
+    HAND_COLUMNS,
+    OPEN,
+    P_HANDS,
+    P_JOINED,
+    P_NET,
+    P_STAKED,
+    PLAYER_COLUMNS,
+    PUNTER,
+    R_BANKER,
+    R_DEALER,
+    R_ENDED_AT,
+    R_HANDS,
+    R_HELD,
+    R_HOUSE,
+    R_NUMBER,
+    R_PASSES,
+    R_POS,
+    R_PUNTERS,
+    R_SETTLED,
+    R_STAKED,
+    R_STATUS,
+    R_TABLE,
+    ROUND_COLUMNS,
+    SETTLED_FIGURES,
+    T_BUSTS,
+    T_CLOSED,
+    T_HELD,
+    T_HOUSE,
+    T_IN_PLAY,
+    T_IN_PLAY_STAKED,
+    T_NATURALS,
+    T_POOL,
+    T_ROUNDS,
+    TABLE_COLUMNS,
+    TABLE_FIGURE,
+    TEXT_COLUMNS,
+    column_defs,
+    new_hand,
+    new_player,
+    new_round,
+    new_table,
+)
 from replay.projections.projector import Handler, Projector
 from replay.projections.rows import Rows
 from replay.side_payments import side_payment
 
 HOUSE = "house"
-# A round's status, and a player's part in it, as the views hold them (the API lists them).
-OPEN, ENDED = "open", "ended"
-ROUND_STATUSES = (OPEN, ENDED)
-BANKER, PUNTER = "banker", "punter"
-ROUND_ROLES = (BANKER, PUNTER)
-ROUND_COLUMNS = (
-    "table_id", "number", "family", "dealer", "started_at", "ended_at", "status", "hands",
-    "settled", "passes_deal", "position", "staked", "punters_net", "banker_net", "house_net",
-    "held",
-)  # fmt: skip
-HAND_COLUMNS = (
-    "player_id", "seat", "stake", "is_natural", "is_bust", "outcome", "net", "clauses",
-    "side_net", "side_clauses",
-)  # fmt: skip
-PLAYER_COLUMNS = (
-    "table_id", "number", "started_at", "role", "hands", "staked", "net", "joined",
-)  # fmt: skip
-TABLE_COLUMNS = (
-    "name", "family", "opened_at", "closed_at", "rounds", "naturals", "busts", "staked",
-    "punters_net", "banker_net", "house_net", "pool_balance", "in_play_rounds", "in_play_staked",
-    "held",
-)  # fmt: skip
-R_TABLE, R_NUMBER, R_DEALER, R_ENDED_AT, R_STATUS, R_HANDS, R_SETTLED, R_PASSES, R_POS = (
-    0, 1, 3, 5, 6, 7, 8, 9, 10,
-)  # fmt: skip
-R_STAKED, R_PUNTERS, R_BANKER, R_HOUSE, R_HELD = 11, 12, 13, 14, 15
-H_PLAYER, H_STAKE, H_NATURAL, H_BUST, H_OUTCOME, H_NET, H_CLAUSES, H_SIDE, H_SIDE_CLAUSES = (
-    0, 2, 3, 4, 5, 6, 7, 8, 9,
-)  # fmt: skip
-P_HANDS, P_STAKED, P_NET, P_JOINED = 4, 5, 6, 7
-T_CLOSED, T_ROUNDS, T_NATURALS, T_BUSTS, T_STAKED, T_PUNTERS, T_BANKER, T_HOUSE, T_POOL = (
-    3, 4, 5, 6, 7, 8, 9, 10, 11,
-)  # fmt: skip
-T_IN_PLAY, T_IN_PLAY_STAKED, T_HELD = 12, 13, 14
-# A round's figures that join its table's totals when it ends (see ``History.ended``).
-SETTLED_FIGURES = ((R_STAKED, T_STAKED), (R_PUNTERS, T_PUNTERS), (R_BANKER, T_BANKER),
-                   (R_HOUSE, T_HOUSE))  # fmt: skip
-TABLE_FIGURE = dict(SETTLED_FIGURES)
-
-
-def _columns(names: tuple[str, ...], types: dict[str, str]) -> str:
-    return ", ".join(f"{n} {types.get(n, 'BIGINT')} NOT NULL" for n in names)
-
-
-_TEXT = dict.fromkeys(
-    ("table_id", "family", "dealer", "started_at", "ended_at", "status", "passes_deal",
-     "player_id", "outcome", "clauses", "side_clauses", "role", "name", "opened_at", "closed_at"),
-    "TEXT",
-)  # fmt: skip
 
 
 class History(Projector):
@@ -92,20 +98,20 @@ class History(Projector):
     version = 5
     ddl = (
         "CREATE TABLE IF NOT EXISTS view_rounds (round_id TEXT PRIMARY KEY, "
-        + _columns(ROUND_COLUMNS, _TEXT)
+        + column_defs(ROUND_COLUMNS, TEXT_COLUMNS)
         + ")",
         "CREATE INDEX IF NOT EXISTS view_rounds_by_table ON view_rounds (table_id, number)",
         "CREATE TABLE IF NOT EXISTS view_round_hands (round_id TEXT NOT NULL, hand TEXT NOT NULL, "
-        + _columns(HAND_COLUMNS, _TEXT)
+        + column_defs(HAND_COLUMNS, TEXT_COLUMNS)
         + ", PRIMARY KEY (round_id, hand))",
         "CREATE TABLE IF NOT EXISTS view_round_players (round_id TEXT NOT NULL,"
         " player_id TEXT NOT NULL, "
-        + _columns(PLAYER_COLUMNS, _TEXT)
+        + column_defs(PLAYER_COLUMNS, TEXT_COLUMNS)
         + ", PRIMARY KEY (round_id, player_id))",
         "CREATE INDEX IF NOT EXISTS view_round_players_by_player"
         " ON view_round_players (player_id, joined)",
         "CREATE TABLE IF NOT EXISTS view_tables (table_id TEXT PRIMARY KEY, "
-        + _columns(TABLE_COLUMNS, _TEXT)
+        + column_defs(TABLE_COLUMNS, TEXT_COLUMNS)
         + ")",
         # GET /v1/tables pages them in the order they opened.
         "CREATE INDEX IF NOT EXISTS view_tables_by_opening ON view_tables (opened_at, table_id)",
@@ -113,14 +119,14 @@ class History(Projector):
 
     def __init__(self) -> None:
         super().__init__()
-        self.rounds = self.owned(Rows("view_rounds", ("round_id",), ROUND_COLUMNS, _new_round))
+        self.rounds = self.owned(Rows("view_rounds", ("round_id",), ROUND_COLUMNS, new_round))
         self.hands = self.owned(
-            Rows("view_round_hands", ("round_id", "hand"), HAND_COLUMNS, _new_hand)
+            Rows("view_round_hands", ("round_id", "hand"), HAND_COLUMNS, new_hand)
         )
         self.players = self.owned(
-            Rows("view_round_players", ("round_id", "player_id"), PLAYER_COLUMNS, _new_player)
+            Rows("view_round_players", ("round_id", "player_id"), PLAYER_COLUMNS, new_player)
         )
-        self.tables_ = self.owned(Rows("view_tables", ("table_id",), TABLE_COLUMNS, _new_table))
+        self.tables_ = self.owned(Rows("view_tables", ("table_id",), TABLE_COLUMNS, new_table))
 
     def handlers(self) -> dict[str, Handler]:
         return {
@@ -349,19 +355,3 @@ class History(Projector):
             rnd[R_HELD] += change
             self.rounds.touch(rid)
             self._table(rnd[R_TABLE])[T_HELD] += change
-
-
-def _new_round(_: Any) -> list[Any]:
-    return ["", 0, "", "", "", "", "", 0, 0, "", 0, 0, 0, 0, 0, 0]
-
-
-def _new_hand(_: Any) -> list[Any]:
-    return ["", 0, 0, 0, 0, "", 0, "", 0, ""]
-
-
-def _new_player(_: Any) -> list[Any]:
-    return ["", 0, "", "", 0, 0, 0, 0]
-
-
-def _new_table(_: Any) -> list[Any]:
-    return ["", "", "", "", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]

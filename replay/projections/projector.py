@@ -2,7 +2,8 @@
 
 A projector never reads the write side's aggregates and never writes them: it sees each event
 once, in global order, and changes only its own tables. The runner (``runner.py``) decides
-which events it sees and commits its rows together with how far it has read.
+which events it sees (``fold.py`` routes each to its handlers) and commits its rows together
+with how far it has read.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from replay.projections.audit_trail import entry
-from replay.projections.history import (
+from replay.projections.history_columns import (
     ENDED,
     HAND_COLUMNS,
     PLAYER_COLUMNS,

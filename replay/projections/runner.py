@@ -13,29 +13,29 @@ the positions in ``view_projections`` are the ones this process last committed.
 
 A stored event a projector needs that cannot be read, or that lacks a field its class records
 or holds one of another type (``FactDecoder`` checks every event it reads against its class,
-as every replay tool does), is ``replay.damage.StoreDamaged`` and stops the fold there: the
-events before it in its batch are committed as any batch is, and the error, naming the event,
-is raised; every later catch-up stops at the same place until the store is repaired.
+as every replay tool does; ``fold.py`` folds a page), is ``replay.damage.StoreDamaged`` and
+stops the fold there: the events before it in its batch are committed as any batch is, and the
+error, naming the event, is raised; every later catch-up stops at the same place until the
+store is repaired.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
-from ledger.domain.chain import hash_matches
-from replay.damage import StoreDamaged, altered
+from replay.damage import StoreDamaged
 from replay.event_rows import page_reader
 from replay.projections.audit_trail import AuditTrail
 from replay.projections.bankroll import Bankroll
 from replay.projections.database import ProjectionBusy, ViewDatabase
 from replay.projections.facts import FactDecoder
+from replay.projections.fold import Folder, Misread, gc_paused
 from replay.projections.history import History
-from replay.projections.projector import Handler, Projector, event_name
+from replay.projections.projector import Projector
 from replay.projections.tracking import TRACKING, checked_positions, create_tables
 
 BATCH = 1000
@@ -73,14 +73,10 @@ class Projections:
         self.batch = batch
         self.decode = FactDecoder(app.mapper)
         self.read_page = page_reader(app.recorder)
-        self._routes: dict[str, list[tuple[str, Handler]]] = {}
         for projector in self.projectors:
             projector.db = views
             projector.decoder = self.decode
-            for name, handler in projector.handlers().items():
-                self._routes.setdefault(name, []).append((projector.name, handler))
-        # _routes by full topic (see _route): found once per topic, not per event
-        self._by_topic: dict[str, tuple[list[tuple[str, Handler]], tuple[Handler, ...], bool]] = {}
+        self.folder = Folder(self.projectors, self.decode)
         self._committed: dict[str, int] | None = None
         self._ready = False
         # Reading the next page while a batch folds pays where the read waits on a server;
@@ -156,7 +152,7 @@ class Projections:
         with self.views._lock, gc_paused():
             try:
                 return self._fold_batch(target, lock_timeout)
-            except _Misread as misread:
+            except Misread as misread:
                 # The batch was rolled back part-way through an event: what came before the
                 # damaged event is folded again below and kept, as for undecodable bytes.
                 self._forget()
@@ -196,7 +192,7 @@ class Projections:
             end = page[-1].id if len(page) == self.batch else target
             if end < target and self.read_ahead:
                 self._read_ahead(end + 1, target)
-            count, damaged = self._fold(page, positions)
+            count, damaged = self.folder.fold(page, positions)
             if damaged is not None:
                 end = damaged.position - 1
             for projector in self.projectors:
@@ -232,76 +228,6 @@ class Projections:
             (start, target),
             self._reader.submit(self.read_page, start, self.batch, target),
         )
-
-    def _fold(
-        self, page: Sequence[Any], positions: dict[str, int]
-    ) -> tuple[int, StoreDamaged | None]:
-        """Fold ``page``; how many events were folded and, when one of them cannot be read or
-        is not of its class's shape, the error naming it: the events before it are folded,
-        none after it."""
-        decode = self.decode
-        damaged = None
-        routes = self._by_topic
-        lagging = min(positions.values()) != max(positions.values())
-        pairs: list[tuple[Any, Any]] = []
-        handlers: list[tuple[Handler, ...]] = []
-        for n in page:
-            found = routes.get(n.topic)
-            if found is None:
-                found = routes[n.topic] = self._route(n.topic)
-            route, route_handlers, needs_event = found
-            if not route:
-                continue
-            if lagging:  # after a rebuild of some projections only: the others skip ahead
-                route_handlers = tuple(h for name, h in route if positions[name] < n.id)
-                if not route_handlers:
-                    continue
-                needs_event = _needs_event(route_handlers)
-            try:
-                if needs_event:
-                    event = decode(n)
-                else:
-                    decode.check(n)  # a handler reads its stored JSON (the audit trail)
-                    event = None
-            except StoreDamaged as error:
-                damaged = error
-                break
-            pairs.append((event, n))
-            handlers.append(route_handlers)
-        for projector in self.projectors:
-            projector.prefetch(pairs)
-        for (event, n), route_handlers in zip(pairs, handlers):
-            try:
-                for handler in route_handlers:
-                    handler(event, n)
-            except Exception as error:
-                misread = self._misread(n, error)
-                if misread is None:
-                    raise
-                raise _Misread(misread) from error
-        return len(pairs), damaged
-
-    def _misread(self, stored: Any, error: Exception | None = None) -> StoreDamaged | None:
-        """Whether a stored event is one the projectors stop at: its bytes cannot be decoded,
-        its fields are not of its class's shape, or JSON that decodes has fields not as
-        recorded (a value changed by hand: it no longer matches its own hash). The hash is
-        checked only after a handler failed on the event (``error``), so a healthy rebuild
-        pays nothing for it: a failure on an intact event is a fault of the code and is
-        raised as it is."""
-        try:
-            fields = vars(self.decode(stored))
-        except StoreDamaged as damaged:
-            return damaged
-        if hash_matches(event_name(stored.topic), fields):
-            return None
-        return altered(stored, error)
-
-    def _route(self, topic: str) -> tuple[list[tuple[str, Handler]], tuple[Handler, ...], bool]:
-        """The (projection, handler) pairs an event of ``topic`` goes to (maybe none), the
-        handlers alone, and whether any of them reads the decoded event."""
-        route = self._routes.get(event_name(topic), [])
-        alone = tuple(h for _, h in route)
-        return route, alone, _needs_event(alone)
 
     # -- reads that must see a write -------------------------------------------------------
 
@@ -344,9 +270,9 @@ class Projections:
         hash), else ``None``."""
         reached = self.position()
         page = self.read_page(reached + 1, 1, self.head())
-        if not page or not self._route(page[0].topic)[0]:
+        if not page or not self.folder.route(page[0].topic)[0]:
             return None
-        return self._misread(page[0])
+        return self.folder.misread(page[0])
 
     # -- from scratch ----------------------------------------------------------------------
 
@@ -380,32 +306,3 @@ class Projections:
             self._reader = None
         self._ahead = None
         self.views.close()
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a batch folds. A batch allocates tens of
-    thousands of objects, each round of them starting a collection, and the oldest
-    generation's scans walk every cached row: on a million events, a fifth of the time.
-    The batch makes no cycles worth collecting early; the collector resumes after it
-    (for every thread of the process: the pause lasts one batch)."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-class _Misread(Exception):
-    """A handler failed on an event whose content no longer matches its hash."""
-
-    def __init__(self, damaged: StoreDamaged) -> None:
-        super().__init__(str(damaged))
-        self.damaged = damaged
-
-
-def _needs_event(handlers: Iterable[Handler]) -> bool:
-    return not all(getattr(h, "stored_only", False) for h in handlers)

@@ -311,7 +311,7 @@ def test_closed_sets_are_enums_of_the_ledgers_own_names(spec):
     from ledger.rules import FAMILIES
     from ledger.rules.vingt_un import DEALER_CHOICE
     from replay.audit import AUDIT_SCOPES, CHAIN_KINDS
-    from replay.projections.history import ROUND_ROLES, ROUND_STATUSES
+    from replay.projections.history_columns import ROUND_ROLES, ROUND_STATUSES
 
     assert list(FAMILIES) == ["vingt-un", "hoyle-1913", "ochko", "casino"]
     for name in ("Table", "TableCreate", "RoundView", "RoundAudit", "RoundSummary"):

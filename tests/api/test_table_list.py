@@ -11,7 +11,7 @@ import pytest
 from ledger_client import Http
 from test_read_models import casino_double_down, close, external_http, raw
 
-from replay.projections.history import TABLE_COLUMNS
+from replay.projections.history_columns import TABLE_COLUMNS
 
 UNKNOWN = "00000000-0000-0000-0000-000000000000"
 ITEM = {"table_id", "name", "family", "opened_at", "closed_at", "status", "rounds"}
