@@ -12,10 +12,13 @@ cards served at once (VU-23), an ace's value (OC-7), and the discretionary deale
 moves. The dealer's irregularities (serving two, out of order, a false division: VU-23..25)
 are mistakes recorded when they happen, not choices offered, and are not listed.
 
-The list tells a key nothing about a card it cannot see because no refusal of the ledger
-depends on one: tests/property/test_refusals_blind_to_undealt_cards.py holds every command
-to that, and a dry run that would need a card from a new shoe stops there, accepted (a round
-that runs out of cards is completed from the used ones, VU-29)."""
+The list tells a key nothing about a card it cannot see because no refusal of a decision it
+lists depends on one: tests/property/test_refusals_blind_to_undealt_cards.py holds every
+command to that for the cards not yet dealt, test_refusals_blind_to_face_down_cards.py holds
+every command and the list itself to it for the cards dealt face down (the two dealer's
+irregularities README names as telling are not listed). A dry run that would need a card from
+a new shoe stops there, accepted (a round that runs out of cards is completed from the used
+ones, VU-29)."""
 
 from __future__ import annotations
 

@@ -28,7 +28,8 @@ deal differently they no longer show the same cards, and nothing after it could 
 fork compares each command at exactly one history, against three remainders rather than one.
 
 Not asked here: whether a refusal tells a card dealt face down (the casino hole card, the
-private games' first cards), which is the same in every fork.
+private games' first cards), which is the same in every fork:
+test_refusals_blind_to_face_down_cards.py asks it, of twin ledgers dealt that card differently.
 """
 
 from __future__ import annotations
@@ -304,9 +305,13 @@ PLAYER_ID = re.compile(r"player:([0-9a-f-]{36})")
 class Table:
     """One table played by seeded choices, every command sent through ``Forks``."""
 
+    # What the commands go through: test_refusals_blind_to_face_down_cards.py plays the same
+    # tables through its own (twin ledgers, each dealt one face-down card differently).
+    forks_class: type[Forks] = Forks
+
     def __init__(self, family: str, seed: int) -> None:
         self.rng = random.Random(seed)
-        self.forks = Forks(seed)
+        self.forks = self.forks_class(seed)
         self.family = family
         self.options = draw_options(self.rng, family)
         self.forks.family, self.forks.options = family, self.options
