@@ -4,7 +4,7 @@ One pass over the notification log (global order) checks:
 
 - **chains**: every stream's versions run 1, 2, 3 … without gaps, each event's ``prev_hash``
   is its predecessor's ``hash`` and its ``hash`` is the SHA-256 of its own canonical content
-  (``ledger.domain.chain``, the rule ``verify_chain`` applies to one stream), and a stream's
+  (the rule ``ledger.domain.chain.verify_chain`` applies to one stream), and a stream's
   times never go back (``replay.verify_chain``);
 - **shoes**: every revealed shoe's seed matches its commitment (a fixed test shoe: the
   SHA-256 of its order, ``ledger.shoes.fixed_commitment``);
@@ -204,6 +204,8 @@ class Verifier:
 
     def finish(self) -> None:
         # Each check's faults keep their order; the report sorts by position, then check.
+        # Not free: the balances' sum fault is placed after every fault found before it, so
+        # it comes after the checks it follows, and the checkpoint reads every fault: last.
         self.shoes.finish()
         self.rounds.check(self.last)
         self.moved.finish()
@@ -266,7 +268,7 @@ def verify(
     """Check the whole log (or, with ``table``, report only on that table's streams: the
     table, its rounds and shoes, and the wallets of players seated there), and the stored
     snapshots of tables and wallets. ``expect_head``: a checkpoint from an earlier run (the
-    report's ``head_position`` and ``head_hash``) the log must still reach. Raises
+    report's ``head_position`` and ``head_digest``, as ``POSITION:DIGEST``) the log must still reach. Raises
     ``NotATable`` when ``table`` is no table of this log."""
     scope = None
     if table is not None:

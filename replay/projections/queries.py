@@ -198,7 +198,8 @@ def ratio(numerator: int, denominator: int, places: int = 4) -> str:
 
 def empty_results(table: Any) -> dict[str, Any]:
     """A table the projection has not seen yet (read without a position, mid-fold): its
-    opening time is the aggregate's, as the projection will write it."""
+    opening time is the aggregate's, as the projection will write it; its closing, if any,
+    is left to the projection (``closed_at`` null), which has not reached it either."""
     zeros = dict.fromkeys(TABLE_COLUMNS, 0)
     return {**zeros, "table_id": str(table.id), "name": table.name, "family": table.family,
             "opened_at": table.created_on.isoformat(), "closed_at": None, "returned": 0,

@@ -667,6 +667,26 @@ def test_external_history_reads_wait_for_a_rounds_last_write(memory_env):
         close(http)
 
 
+def test_a_table_the_read_models_have_not_reached_answers_its_results_with_nothing_counted(
+    memory_env,
+):
+    """Read without a position before the projection has folded the table: no figures yet,
+    its opening time as the projection will write it, and no closing (the read model's to
+    tell, once it has folded the table)."""
+    http = external_http(memory_env)
+    projections = http.app.extensions["projections"]
+    try:
+        tid = http.post("/v1/tables", {"family": "casino", "name": "new"}, status=201)["table_id"]
+        early = http.get(f"/v1/tables/{tid}/results")
+        assert (early["name"], early["rounds"], early["staked"]) == ("new", 0, 0)
+        assert early["closed_at"] is None and early["return_to_player"] is None
+        projections.catch_up()
+        folded = http.get(f"/v1/tables/{tid}/results")
+        assert folded["opened_at"] == early["opened_at"] and folded["closed_at"] is None
+    finally:
+        close(http)
+
+
 def dealer_natural(http: Http) -> Table:
     """The dealer's AH KD beats Ann's TC 7C (200) and Bob's 9D 8S (300): the round ends in
     the command of Bob's stake, whose wallet transfer is stored after ``Round.Ended``."""

@@ -342,7 +342,15 @@ class Twins(Forks):
         self.counts: Counter = Counter()
         deposit = self.app.deposit
         # The harness tops wallets up directly: the twins must get the same money.
-        self.app.deposit = lambda *a, **k: self.send(f"deposit{a}", deposit, *a, **k)
+        self.app.deposit = lambda *a, **k: self.deposited(deposit, *a, **k)
+
+    def deposited(self, deposit: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """A top-up of the harness's own, sent to the twins too; one refused raises, as it
+        does in the undealt-cards test, rather than leave a table poorer than meant."""
+        result = self.send(f"deposit{args}", deposit, *args, **kwargs)
+        if isinstance(result, BaseException):
+            raise result
+        return result
 
     def in_play(self) -> str | None:
         if self.table is None:
@@ -461,5 +469,7 @@ def test_what_a_viewer_is_answered_is_blind_to_face_down_cards(family):
         counts += table.forks.counts
     # Not vacuous: rounds played, lists and commands compared while the viewer was blind.
     assert ended >= 0.8 * EXAMPLES * ROUNDS, f"only {ended} rounds played to their end"
-    assert counts["lists"] >= 50 and counts["listed"] >= 20 and counts["commands"] >= 20, counts
+    # Floors about half of what the seeds give (lists 458-1535, listed 353-666, commands
+    # 158-466 a family): twins that told themselves apart at once would compare nothing.
+    assert counts["lists"] >= 200 and counts["listed"] >= 150 and counts["commands"] >= 75, counts
     assert not leaks, report(leaks)
