@@ -268,8 +268,8 @@ def verify(
     """Check the whole log (or, with ``table``, report only on that table's streams: the
     table, its rounds and shoes, and the wallets of players seated there), and the stored
     snapshots of tables and wallets. ``expect_head``: a checkpoint from an earlier run (the
-    report's ``head_position`` and ``head_digest``, as ``POSITION:DIGEST``) the log must still reach. Raises
-    ``NotATable`` when ``table`` is no table of this log."""
+    report's ``head_position`` and ``head_digest``, as ``POSITION:DIGEST``) the log must
+    still reach. Raises ``NotATable`` when ``table`` is no table of this log."""
     scope = None
     if table is not None:
         try:
