@@ -228,7 +228,8 @@ class Rounds:
     def _play(self, uow: UnitOfWork, round_id: str, actor: str) -> Play:
         # The acting player's wallet too: when this process has not seen the round, it is the
         # one neighbour known before the round is read.
-        uow.prefetch(actor, *self._round_neighbours(round_id), whole=round_id)
+        if not uow.dry:  # a dry run starts from its read-ahead (Choices._read_ahead)
+            uow.prefetch(actor, *self._round_neighbours(round_id), whole=round_id)
         rnd = uow.round(round_id)
         if rnd.ended:
             raise WrongPhase(f"round {rnd.id} is over", None)
