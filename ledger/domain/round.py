@@ -140,6 +140,8 @@ class Round(ChainedAggregate):
             rnd.dealer_divided = {}
             rnd.dealer_order = [DEALER]
             rnd.out_of_order_served = []
+            # What each hand the dealer passed over (VU-24) had drawn when he did, by hand id.
+            rnd.missed_at_draws = {}
             rnd.bank_held = 0  # the banker's cover held in escrow (no-credit tables)
             rnd.passes_deal = None  # clause that passes the deal, once one does
             rnd.ended = False
@@ -356,6 +358,8 @@ class Round(ChainedAggregate):
                 rnd.hands[self.hand]["pending_two"] = rnd.hands[self.hand]["cards"][-2:]
             if self.kind == "out_of_order":
                 rnd.out_of_order_served.append(self.hand)
+                for hand_id in rnd.order[: rnd.order.index(self.hand)]:
+                    rnd.missed_at_draws.setdefault(hand_id, rnd.hands[hand_id]["draws"])
 
     class TwoCardsResolved(ChainedAggregate.Event):
         hand: str

@@ -199,6 +199,13 @@ def throw_up(play: Play, hand_id: str, player_id: str) -> None:
     missed = bool(served) and rnd.order.index(hand_id) < max(served)
     if not missed:
         raise RuleViolation("only a player the dealer passed over may throw up his cards", "VU-24")
+    # "May either be supplied ... or throw up": one or the other, never a draw first.
+    if hand["draws"] > rnd.missed_at_draws.get(hand_id, hand["draws"]):
+        raise RuleViolation(
+            f"hand {hand_id} has drawn since the dealer passed it over: a player missed is "
+            "served later or throws up his cards, not both",
+            "VU-24",
+        )
     _record(play, "throw_up", "", hand_id, "VU-24", "missed by the dealer, threw up his cards")
     play.pay_hand(hand_id, 0, "thrown up", ["VU-24"])
     turns.continue_play(play)

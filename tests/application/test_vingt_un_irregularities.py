@@ -122,6 +122,36 @@ def test_VU_24_throwing_up_needs_a_missed_turn(app, table):
     assert list(app.recorder.select_notifications(start=1, limit=10**6)) == stored
 
 
+def test_VU_24_a_player_missed_and_served_later_may_no_longer_throw_up(app, table, nothing_written):
+    """VU-24 gives the player passed over a choice: served later from the top of the pack,
+    or throw up his cards. Having drawn, he has chosen: he may not see his card and then
+    give up his stake back."""
+    table_id, dealer, ann, bob = table
+    rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "2H", "3S", "4S"])
+    app.act(rid, "serve_out_of_order", actor=dealer, hand="h2")
+    app.act(rid, "hit", actor=ann, hand="h1")  # 4C 9D + 3S: 16
+
+    with nothing_written(), pytest.raises(RuleViolation, match="not both") as refused:
+        app.act(rid, "throw_up", actor=ann, hand="h1")
+
+    assert refused.value.clause == "VU-24"
+    assert app.get_round(rid).hands["h1"]["cards"] == ["4C", "9D", "3S"]
+    assert {"action": "throw_up", "actor": ann, "hand": "h1"} not in app.allowed_actions(rid)
+
+
+def test_VU_24_a_hand_that_drew_before_it_was_passed_over_may_still_throw_up(app, table):
+    """Only a draw after the dealer passed the hand over is a choice made: one before it
+    (the hand was in turn, drew, and then the dealer served the next out of order) is not."""
+    table_id, dealer, ann, bob = table
+    rid = _deal(app, table_id, dealer, ann, bob, [*SHOE, "2H", "3S", "4S"])
+    app.act(rid, "hit", actor=ann, hand="h1")  # 4C 9D + 2H: 15, still in turn
+    app.act(rid, "serve_out_of_order", actor=dealer, hand="h2")
+
+    app.act(rid, "throw_up", actor=ann, hand="h1")
+
+    assert _settled(app, rid)["h1"].outcome == "thrown up"
+
+
 def test_VU_25_false_division_pays_on_each_hand_and_VU_26_penalty(app, table):
     table_id, dealer, ann, bob = table
     before = _balances(app, dealer, ann)
