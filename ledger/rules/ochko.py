@@ -19,7 +19,9 @@ class OchkoRules(RuleSet):
     banker_exposure: ClassVar[int] = 2  # OC-5 and OC-9 pay double
 
     stake_after_first_card: bool = False  # OC-3
-    bank_cap: int | None = None  # OC-3: the most the bank puts at risk in one round
+    # OC-3: the most the bank accepts in stakes in one round; it may lose twice that (OC-5,
+    # OC-9 pay double)
+    bank_cap: int | None = None
     banker_natural_beats_natural: bool = True  # OC-4
     punter_bust_pays: bool = True  # OC-11
     # OC-6: a hand at 21, or over it while its bust waits for the banker (OC-11 false),
