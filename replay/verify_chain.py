@@ -12,8 +12,7 @@ from typing import Any
 
 from ledger.domain.chain import GENESIS, event_fields, hash_matches
 from replay.audit_events import utc
-from replay.verify_report import Where
-from replay.verify_shuffle import OnFault
+from replay.verify_report import OnFault, Where
 
 
 class Chains:

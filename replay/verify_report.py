@@ -3,6 +3,7 @@ there (``Fault``, of one of ``CHECKS``), and the whole report, as text or as JSO
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -21,6 +22,10 @@ class Where:
         return Where(
             self.position, self.stream, self.version if version is None else version, "Snapshot"
         )
+
+
+# How a check reports a fault of its own kind: fault(where, problem).
+OnFault = Callable[[Where, str], None]
 
 
 @dataclass

@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ledger import accounts
-from replay.verify_report import Where
-from replay.verify_shuffle import OnFault
+from replay.verify_report import OnFault, Where
 
 
 class Rounds:

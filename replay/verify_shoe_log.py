@@ -14,8 +14,8 @@ Each function calls ``fault(where, problem)`` for what does not hold.
 
 from __future__ import annotations
 
-from replay.verify_report import Where
-from replay.verify_shuffle import OnFault, ShoeRecord
+from replay.verify_report import OnFault, Where
+from replay.verify_shuffle import ShoeRecord
 
 
 def describe(where: Where) -> str:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from replay.verify_report import Where
+from replay.verify_report import OnFault, Where
 from replay.verify_shoe_log import check_fixed_first, check_retired
-from replay.verify_shuffle import OnFault, ShoeRecord, check_cards, check_stocks
+from replay.verify_shuffle import ShoeRecord, check_cards, check_stocks
 
 
 class ShoesAndCards:

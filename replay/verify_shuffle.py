@@ -11,16 +11,13 @@ function calls ``fault(where, problem)`` for what does not hold.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.cards import packs_less, unshuffled
 from ledger.shoes import fixed_commitment
 from ledger.shuffle import dealing_order, verify_seed
-from replay.verify_report import Where
-
-OnFault = Callable[[Where, str], None]  # fault(where, problem)
+from replay.verify_report import OnFault, Where
 
 
 @dataclass
