@@ -565,6 +565,24 @@ def test_VU_10_natural_collects_from_players_takes_one_stake_from_each_other_pla
     t.assert_books_balance()
 
 
+def test_VU_10_two_naturals_neither_pay_nor_collect_from_each_other(vingt_un):
+    # The ledger's reading (README): natural against natural stands off between players as
+    # it does with the dealer (VU-9); only a hand without a natural pays each natural.
+    t = vingt_un(["D", "A", "B", "C"], {"natural_collects_from_players": True})
+    # A and B naturals; C 9,7 = 16; the dealer 8,9 = 17.
+    rid = t.deal(["AC", "AD", "9C", "8D", "KC", "KD", "7C", "9H"], {"A": 200, "B": 300, "C": 100})
+    side = [(e.hand, e.to_hand, e.amount, e.clause) for e in of_type(t.events(rid), "HoldAdjusted")]
+    assert side == [("h3", "h1", -100, "VU-10"), ("h3", "h2", -100, "VU-10")]
+
+    t.stand(rid, "C", "h3")
+    t.dealer_stand(rid)
+    t.assert_hand(rid, "h1", 400, ["VU-10"], "natural")
+    t.assert_hand(rid, "h2", 600, ["VU-10"], "natural")
+    t.assert_hand(rid, "h3", -100, ["VU-14"], "lost")
+    assert t.deltas() == {"D": -900, "A": 500, "B": 700, "C": -300}
+    t.assert_books_balance()
+
+
 # -- Drawing -------------------------------------------------------------------------------------
 
 
