@@ -14,6 +14,7 @@ from __future__ import annotations
 from uuid import UUID
 
 import private_tables
+import pytest
 from private_tables import (
     assert_books_balance,
     assert_refused,
@@ -570,6 +571,27 @@ def test_H13_6_natural_takes_table_every_natural_is_declared_the_eldest_takes_th
     assert outcomes["h3"] == "natural stand-off"
     assert app.get_round(rid).ended
     assert_wallets(app, before, {p1: 500, p2: -200, p3: 0, p4: -300, dealer: 0})
+    assert_books_balance(app, rid)
+
+
+@pytest.mark.parametrize(
+    "hands", [[("AS", "KS")], [("AS", "KS"), ("KD", "AD")]], ids=["alone", "facing-only-naturals"]
+)
+def test_H13_6_a_natural_with_no_stake_to_take_wins_nothing(app, fund, hands):
+    # The ledger's reading (README): the natural is paid with the stakes it takes, in place of
+    # the dealer's double, so with none to take it nets 0 where it would otherwise win 2 x 500.
+    table, dealer, punters = open_table(
+        app, fund, {"natural_takes_table": True}, punters=len(hands)
+    )
+    before = wallets(app, dealer, *punters)
+    rid = start(app, table, dealer, dealt(hands=hands, dealer=("9H", "8H")))
+    for pid, stake in zip(punters, (500, 300), strict=False):
+        app.place_stake(rid, pid, stake)
+
+    assert_settled(app, rid, {f"h{n}": (0, ["H13-6"]) for n in range(1, len(hands) + 1)})
+    outcomes = {e.hand: e.outcome for e in settlements(app, rid)}
+    assert outcomes["h1"] == "natural takes the table"  # the eldest, not a stand-off
+    assert_wallets(app, before, dict.fromkeys([dealer, *punters], 0))
     assert_books_balance(app, rid)
 
 
