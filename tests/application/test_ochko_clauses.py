@@ -173,6 +173,27 @@ def test_OC_3_a_round_the_bank_cap_cannot_take_every_least_stake_of_does_not_sta
     assert app.get_round(rid).phase == "play"
 
 
+def test_OC_3_bank_cap_caps_the_stakes_and_the_bank_can_lose_twice_the_cap(app, fund):
+    # The ledger's reading (README): the cap bounds what is staked, not what the bank risks;
+    # a 21 on the deal (OC-5) and a banker's over-draw (OC-9) are each paid double.
+    table, banker, (p1, p2) = open_table(app, fund, {"bank_cap": 1_000})
+    before = wallets(app, banker, p1, p2)
+    rid = start(
+        app,
+        table,
+        banker,
+        dealt(hands=[("AC", "KC"), ("TD", "7D")], banker=("TH", "6H"), draws=["9H"]),
+    )
+    app.place_stake(rid, p1, 500)
+    app.place_stake(rid, p2, 500)  # 1_000 in all: exactly the cap
+    app.act(rid, "stand", actor=p2, hand="h2")  # 17
+    app.act(rid, "dealer_draw", actor=banker)  # 9H: 25
+
+    assert_settled(app, rid, {"h1": (1_000, ["OC-5"]), "h2": (1_000, ["OC-9"])})
+    assert_wallets(app, before, {p1: 1_000, p2: 1_000, banker: -2_000})
+    assert_books_balance(app, rid)
+
+
 def test_OC_3_stake_after_first_card_option(app, fund):
     table, banker, (p1, p2) = open_table(app, fund, {"stake_after_first_card": True})
     before = wallets(app, banker, p1, p2)
@@ -823,3 +844,28 @@ def test_OC_12_bank_passes_left_when_the_packs_are_played_out_between_rounds(app
     rnd = app.get_round(nxt)
     assert rnd.dealer == p1  # the round is banked by the punter on the old banker's left
     assert [rnd.hands[h]["player"] for h in rnd.order] == [p2, banker]
+
+
+@pytest.mark.parametrize(("left", "passes"), [(8, True), (9, False)], ids=["8-left", "9-left"])
+def test_OC_12_bank_passes_with_fewer_cards_left_than_three_for_each_seat(app, fund, left, passes):
+    # The ledger's reading (README): no round is begun on the talia's last few cards, so the
+    # bank passes when fewer are left than three for each seated player, the banker included
+    # (three seats here: nine cards), not only when the last card is dealt.
+    table, banker, (p1, p2) = open_table(app, fund)
+    before = wallets(app, banker, p1, p2)
+    deal = dealt(hands=[("TC", "9C"), ("TD", "8D")], banker=("TH", "8H"), spare=False)
+    rid = start(app, table, banker, deal + private_tables.SPARE[:left])
+    app.place_stake(rid, p1, 200)
+    app.place_stake(rid, p2, 300)
+    app.act(rid, "stand", actor=p1, hand="h1")  # 19
+    app.act(rid, "stand", actor=p2, hand="h2")  # 18
+    app.act(rid, "dealer_stand", actor=banker)  # 18
+
+    assert_settled(app, rid, {"h1": (200, ["OC-8"]), "h2": (0, ["OC-8"])})
+    assert_wallets(app, before, {p1: 200, p2: 0, banker: -200})
+    assert_books_balance(app, rid)
+    passed = [e for e in app.events.get(UUID(table)) if type(e).__name__ == "DealPassed"]
+    assert [(e.from_player, e.to_player, e.clause) for e in passed] == (
+        [(banker, p1, "OC-12")] if passes else []
+    )
+    assert app.get_table(table).dealer == (p1 if passes else banker)
