@@ -122,7 +122,9 @@ def test_VU_10_on_credit_a_stake_collected_by_several_naturals_is_taken_from_the
     rnd = app.get_round(rid)
     assert rnd.ended and rnd.hands["h4"]["result"] == -2 * STAKE
     assert app.get_player(ids["E"]).balance == -3 * 2 * STAKE - 2 * STAKE
-    for name in ("A", "B", "C"):  # each natural: double from the dealer, a stake from E
+    # Each natural's result is the dealer's double, doubled by his call; the stake it collects
+    # from E (VU-10) is a payment between hands, not part of its result.
+    for name in ("A", "B", "C"):
         assert rnd.hands[f"h{'ABC'.index(name) + 1}"]["result"] == 4 * STAKE
     balances = fold_balances(app)
     assert sum(balances.values()) == 0 and balances.get(accounts.escrow(rid), 0) == 0
