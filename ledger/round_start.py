@@ -52,6 +52,10 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
                 "player's cut, or the ledger cuts at random for him",
                 CUT_CLAUSE[family],
             )
+        if family == "ochko" and _talia_played_out(table):
+            # A player sat down since the last round closed, and the talia its banker dealt
+            # from no longer holds a round for everyone seated: it is played out (OC-12).
+            _pass_deal(table, "OC-12", "the two packs are played out")
         dealer = table.dealer
         players = [sp for sp in table.seated_in_order(table.proper_dealer) if sp[1] != dealer]
     if not players:
@@ -150,6 +154,12 @@ def _too_few_left(table: Table) -> bool:
     """Not enough cards for another round: the talia is over (the same test that retires a
     shoe before a round, in ``_ensure_shoe``)."""
     return table.shoe_size - table.shoe_next < len(table.seats) * 3
+
+
+def _talia_played_out(table: Table) -> bool:
+    """The shoe in use was dealt by the banker who holds the bank now, and is too short for
+    another round (a round's end passes the bank on the same test, ``finish_round``)."""
+    return table.shoe_id is not None and table.shoe_dealer == table.dealer and _too_few_left(table)
 
 
 def _pass_deal(table: Table, clause: str, reason: str) -> None:

@@ -869,3 +869,33 @@ def test_OC_12_bank_passes_with_fewer_cards_left_than_three_for_each_seat(app, f
         [(banker, p1, "OC-12")] if passes else []
     )
     assert app.get_table(table).dealer == (p1 if passes else banker)
+
+
+def test_OC_12_the_bank_passes_as_a_round_starts_when_a_new_seat_leaves_the_talia_too_short(
+    app, fund
+):
+    """Nine cards were enough for the three seated when the round closed; a fourth sits
+    down, and they are no longer enough for a round: the talia is played out for the table
+    as it is now, so the bank passes before the next round (OC-12), which its new holder
+    deals from a fresh talia."""
+    table, banker, (p1, p2) = open_table(app, fund)
+    deal = dealt(hands=[("TC", "9C"), ("TD", "8D")], banker=("TH", "8H"), spare=False)
+    rid = start(app, table, banker, deal + private_tables.SPARE[:9])
+    app.place_stake(rid, p1, 200)
+    app.place_stake(rid, p2, 300)
+    app.act(rid, "stand", actor=p1, hand="h1")
+    app.act(rid, "stand", actor=p2, hand="h2")
+    app.act(rid, "dealer_stand", actor=banker)
+    assert app.get_table(table).dealer == banker  # nine left for three seats: no pass yet
+    old_shoe = app.get_table(table).shoe_id
+    p3 = fund("Punter 3")
+    app.seat_player(table, p3, 4)
+
+    nxt = app.start_round(table, actor=banker)["round_id"]
+
+    passed = [e for e in app.events.get(UUID(table)) if type(e).__name__ == "DealPassed"]
+    assert [(e.from_player, e.to_player, e.clause) for e in passed] == [(banker, p1, "OC-12")]
+    rnd = app.get_round(nxt)
+    assert rnd.dealer == p1 and app.get_table(table).dealer == p1
+    assert [rnd.hands[h]["player"] for h in rnd.order] == [p2, p3, banker]
+    assert rnd.shoe_id != old_shoe  # the new banker's talia
