@@ -771,6 +771,27 @@ def test_OC_11_other_reading_busted_punter_pays_only_if_the_banker_stands(app, f
 # -- OC-12 the bank passes when the two packs are played out --------------------------------
 
 
+def stood_round(app, table, banker, p1, p2, spare):
+    """A round all three stand in at once (p1 19 for 200, p2 18 for 300, the banker 18),
+    dealt from a talia holding only ``spare`` beyond its cards; its id."""
+    deal = dealt(hands=[("TC", "9C"), ("TD", "8D")], banker=("TH", "8H"), spare=False)
+    rid = start(app, table, banker, deal + list(spare))
+    app.place_stake(rid, p1, 200)
+    app.place_stake(rid, p2, 300)
+    app.act(rid, "stand", actor=p1, hand="h1")
+    app.act(rid, "stand", actor=p2, hand="h2")
+    app.act(rid, "dealer_stand", actor=banker)
+    return rid
+
+
+def deals_passed(app, table):
+    """Each passing of the bank the table recorded: (from, to, clause)."""
+    events = app.events.get(UUID(table))
+    return [
+        (e.from_player, e.to_player, e.clause) for e in events if type(e).__name__ == "DealPassed"
+    ]
+
+
 def test_OC_12_bank_passes_left_when_the_packs_run_out_mid_round(app, fund):
     table, banker, (p1, p2) = open_table(app, fund)
     before = wallets(app, banker, p1, p2)
@@ -804,8 +825,7 @@ def test_OC_12_bank_passes_left_when_the_packs_run_out_mid_round(app, fund):
     assert_books_balance(app, rid)
 
     assert app.get_table(table).dealer == p1  # seat 2: the punter on the banker's left
-    passed = [e for e in app.events.get(UUID(table)) if type(e).__name__ == "DealPassed"]
-    assert [(e.from_player, e.to_player, e.clause) for e in passed] == [(banker, p1, "OC-12")]
+    assert deals_passed(app, table) == [(banker, p1, "OC-12")]
 
     # The next round is banked by p1; the old banker now punts.
     nxt = start(app, table, p1, dealt(hands=[("TC", "9C"), ("TS", "8S")], banker=("9H", "9D")))
@@ -818,22 +838,7 @@ def test_OC_12_bank_passes_left_when_the_packs_are_played_out_between_rounds(app
     table, banker, (p1, p2) = open_table(app, fund)
     before = wallets(app, banker, p1, p2)
     # The deal and two spare cards: too few for another round of three players.
-    rid = start(
-        app,
-        table,
-        banker,
-        dealt(
-            hands=[("TC", "9C"), ("TD", "8D")],
-            banker=("TH", "8H"),
-            spare=False,
-        )
-        + ["2C", "2D"],
-    )
-    app.place_stake(rid, p1, 200)
-    app.place_stake(rid, p2, 300)
-    app.act(rid, "stand", actor=p1, hand="h1")  # 19
-    app.act(rid, "stand", actor=p2, hand="h2")  # 18
-    app.act(rid, "dealer_stand", actor=banker)  # 18
+    rid = stood_round(app, table, banker, p1, p2, ["2C", "2D"])
     assert_settled(app, rid, {"h1": (200, ["OC-8"]), "h2": (0, ["OC-8"])})
     assert_wallets(app, before, {p1: 200, p2: 0, banker: -200})
     assert_books_balance(app, rid)
@@ -853,21 +858,12 @@ def test_OC_12_bank_passes_with_fewer_cards_left_than_three_for_each_seat(app, f
     # (three seats here: nine cards), not only when the last card is dealt.
     table, banker, (p1, p2) = open_table(app, fund)
     before = wallets(app, banker, p1, p2)
-    deal = dealt(hands=[("TC", "9C"), ("TD", "8D")], banker=("TH", "8H"), spare=False)
-    rid = start(app, table, banker, deal + private_tables.SPARE[:left])
-    app.place_stake(rid, p1, 200)
-    app.place_stake(rid, p2, 300)
-    app.act(rid, "stand", actor=p1, hand="h1")  # 19
-    app.act(rid, "stand", actor=p2, hand="h2")  # 18
-    app.act(rid, "dealer_stand", actor=banker)  # 18
+    rid = stood_round(app, table, banker, p1, p2, private_tables.SPARE[:left])
 
     assert_settled(app, rid, {"h1": (200, ["OC-8"]), "h2": (0, ["OC-8"])})
     assert_wallets(app, before, {p1: 200, p2: 0, banker: -200})
     assert_books_balance(app, rid)
-    passed = [e for e in app.events.get(UUID(table)) if type(e).__name__ == "DealPassed"]
-    assert [(e.from_player, e.to_player, e.clause) for e in passed] == (
-        [(banker, p1, "OC-12")] if passes else []
-    )
+    assert deals_passed(app, table) == ([(banker, p1, "OC-12")] if passes else [])
     assert app.get_table(table).dealer == (p1 if passes else banker)
 
 
@@ -879,13 +875,7 @@ def test_OC_12_the_bank_passes_as_a_round_starts_when_a_new_seat_leaves_the_tali
     as it is now, so the bank passes before the next round (OC-12), which its new holder
     deals from a fresh talia."""
     table, banker, (p1, p2) = open_table(app, fund)
-    deal = dealt(hands=[("TC", "9C"), ("TD", "8D")], banker=("TH", "8H"), spare=False)
-    rid = start(app, table, banker, deal + private_tables.SPARE[:9])
-    app.place_stake(rid, p1, 200)
-    app.place_stake(rid, p2, 300)
-    app.act(rid, "stand", actor=p1, hand="h1")
-    app.act(rid, "stand", actor=p2, hand="h2")
-    app.act(rid, "dealer_stand", actor=banker)
+    stood_round(app, table, banker, p1, p2, private_tables.SPARE[:9])
     assert app.get_table(table).dealer == banker  # nine left for three seats: no pass yet
     old_shoe = app.get_table(table).shoe_id
     p3 = fund("Punter 3")
@@ -893,8 +883,7 @@ def test_OC_12_the_bank_passes_as_a_round_starts_when_a_new_seat_leaves_the_tali
 
     nxt = app.start_round(table, actor=banker)["round_id"]
 
-    passed = [e for e in app.events.get(UUID(table)) if type(e).__name__ == "DealPassed"]
-    assert [(e.from_player, e.to_player, e.clause) for e in passed] == [(banker, p1, "OC-12")]
+    assert deals_passed(app, table) == [(banker, p1, "OC-12")]
     rnd = app.get_round(nxt)
     assert rnd.dealer == p1 and app.get_table(table).dealer == p1
     assert [rnd.hands[h]["player"] for h in rnd.order] == [p2, p3, banker]
