@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from api.visibility import Viewer, round_view, sees_all
-from ledger.domain.round import DEALER_HANDS, Round
+from ledger.domain.hands import DEALER_HANDS
+from ledger.domain.round import Round
 from ledger.use_cases.actions import DEALER_ACTIONS
 
 

@@ -26,7 +26,8 @@ from collections.abc import Collection, Iterable
 from typing import Any, Protocol
 
 from ledger.domain.chain import plain
-from ledger.domain.round import DEALER, DEALER_SECOND, OPEN, Round, is_dealer_hand
+from ledger.domain.hands import DEALER, DEALER_SECOND, OPEN, is_dealer_hand
+from ledger.domain.round import Round
 
 HIDDEN = "??"
 SEE_ALL = ("admin", "auditor")

@@ -22,7 +22,7 @@ from typing import Any
 
 from ledger.application import TwentyOneLedger
 from ledger.cards import hand_total, is_ace, is_natural, is_ten_card
-from ledger.domain.round import BUST, DEALER, STOOD
+from ledger.domain.hands import BUST, DEALER, STOOD
 from ledger.strategy import POLICIES, Decision, TableView
 
 FREEZE_EVERY = 1000  # rounds between two gc.freeze() calls in ``run``

@@ -9,7 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 from ledger.cards import hand_total, totals_with_aces
-from ledger.domain.round import DEALER_HANDS, Round
+from ledger.domain.hands import DEALER_HANDS
+from ledger.domain.round import Round
 from ledger.rules import recorded_option
 from replay.clauses import clause_text
 from replay.side_payments import SidePayment, side_payment

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.domain.round import DEALER, DEALER_HANDS, Round
+from ledger.domain.hands import DEALER, DEALER_HANDS
+from ledger.domain.round import Round
 
 Command = tuple[str, dict[str, Any]]
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.domain.round import DEALER, Round
+from ledger.domain.hands import DEALER
+from ledger.domain.round import Round
 
 MONEY_FIELDS: dict[type, tuple[str, ...]] = {
     Round.StakePlaced: ("player", "amount", "held"),

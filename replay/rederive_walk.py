@@ -14,7 +14,8 @@ from uuid import UUID
 
 from ledger.application import TwentyOneLedger
 from ledger.domain.chain import event_fields
-from ledger.domain.round import DEALER, Round
+from ledger.domain.hands import DEALER
+from ledger.domain.round import Round
 from ledger.errors import LedgerError
 from replay.rederivation import Rederivation
 from replay.rederive_commands import command_for

@@ -14,7 +14,7 @@ from api.schemas.audit_money import AuditBalanceSchema, AuditMoneySchema
 from api.schemas.audit_rederived import AuditRederivedSchema
 from api.schemas.audit_shoe import AuditCommittedBeforeDealSchema, AuditShoeSchema
 from api.schemas.tables import FAMILY
-from ledger.domain.round import PHASES
+from ledger.domain.hands import PHASES
 from replay.audit import AUDIT_SCOPES, CHAIN_KINDS
 
 

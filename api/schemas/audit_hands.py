@@ -7,7 +7,7 @@ from marshmallow import Schema, fields, validate
 
 from api.schemas.audit_divided import AuditByDealerHandSchema
 from api.schemas.audit_events import AuditClauseSchema
-from ledger.domain.round import OUTCOMES
+from ledger.domain.hands import OUTCOMES
 
 
 class AuditSettlementSchema(Schema):

@@ -18,7 +18,7 @@ from api.schemas.common import (
 )
 from api.schemas.tables import FAMILY
 from api.visibility import CLOSED
-from ledger.domain.round import HAND_STATUSES, OUTCOMES, PHASES
+from ledger.domain.hands import HAND_STATUSES, OUTCOMES, PHASES
 from ledger.text import VISIBLE_TEXT_PATTERN
 from ledger.use_cases.actions import HAND_DEALER_ACTIONS
 

@@ -7,7 +7,8 @@ from fractions import Fraction
 
 from ledger import accounts
 from ledger.cards import hand_total, is_ace, is_natural, is_soft, pip_value
-from ledger.domain.round import DEALER, Round
+from ledger.domain.hands import DEALER
+from ledger.domain.round import Round
 from ledger.errors import (
     HandClosed,
     InvalidCommand,

@@ -3,7 +3,8 @@ divided hand after another (VU-21), and the discretionary dealer's turn."""
 
 from __future__ import annotations
 
-from ledger.domain.round import DEALER, Round
+from ledger.domain.hands import DEALER
+from ledger.domain.round import Round
 from ledger.errors import NotPermitted, WrongPhase
 from ledger.games import families, phases
 from ledger.games.play import Play

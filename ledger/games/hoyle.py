@@ -5,7 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ledger.cards import is_natural
-from ledger.domain.round import DEALER, NATURAL, Round
+from ledger.domain.hands import DEALER, NATURAL
+from ledger.domain.round import Round
 from ledger.errors import RuleViolation
 from ledger.games import dealer_play, phases, private
 from ledger.games.play import Play

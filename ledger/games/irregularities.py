@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ledger import accounts
 from ledger.cards import same_denomination
-from ledger.domain.round import DEALER, OPEN, Round, is_dealer_hand
+from ledger.domain.hands import DEALER, OPEN, is_dealer_hand
+from ledger.domain.round import Round
 from ledger.errors import (
     HandClosed,
     InvalidCommand,

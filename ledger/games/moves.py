@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import cast
 
 from ledger import accounts
-from ledger.domain.round import DEALER, OPEN, Round, is_dealer_hand
+from ledger.domain.hands import DEALER, OPEN, is_dealer_hand
+from ledger.domain.round import Round
 from ledger.errors import RuleViolation
 from ledger.games import families, turns
 from ledger.games.book import AceChoice, DoubleDown

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ledger.cards import declared_ace_counts, is_ace, is_natural, pip_value
-from ledger.domain.round import BUST, DEALER, OPEN, Round
+from ledger.domain.hands import BUST, DEALER, OPEN
+from ledger.domain.round import Round
 from ledger.errors import (
     DrawLimitReached,
     HandClosed,

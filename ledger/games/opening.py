@@ -4,7 +4,8 @@ closing, the Vingt-un dealer's double (VU-6) and the second cards, up to the fir
 from __future__ import annotations
 
 from ledger import accounts
-from ledger.domain.round import DEALER, Round
+from ledger.domain.hands import DEALER
+from ledger.domain.round import Round
 from ledger.errors import WrongPhase
 from ledger.games import dealer_play, families, phases, turns
 from ledger.games.play import Play

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ledger.domain.round import PHASES, Round
+from ledger.domain.hands import PHASES
+from ledger.domain.round import Round
 from ledger.games.play import Play
 
 

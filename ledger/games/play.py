@@ -9,7 +9,8 @@ from typing import Any, Protocol
 
 from ledger import accounts
 from ledger.cards import is_natural
-from ledger.domain.round import DEALER, OUTCOMES, Round
+from ledger.domain.hands import DEALER, OUTCOMES
+from ledger.domain.round import Round
 from ledger.games.bookkeeping import Books
 from ledger.rules import RuleSet
 

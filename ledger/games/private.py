@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from ledger import accounts
 from ledger.cards import same_denomination
-from ledger.domain.round import DEALER, Round
+from ledger.domain.hands import DEALER
+from ledger.domain.round import Round
 from ledger.errors import NotAPair
 from ledger.games import staking
 from ledger.games.play import Play

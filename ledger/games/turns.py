@@ -4,7 +4,8 @@ banker) keeps its turn until its holder stands (MustStand)."""
 
 from __future__ import annotations
 
-from ledger.domain.round import OPEN, Round, is_dealer_hand
+from ledger.domain.hands import OPEN, is_dealer_hand
+from ledger.domain.round import Round
 from ledger.errors import HandClosed, MustStand, NotPermitted, OutOfTurn, RuleViolation, WrongPhase
 from ledger.games import families, phases
 from ledger.games.play import Play

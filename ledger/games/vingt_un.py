@@ -7,7 +7,8 @@ from typing import Any
 
 from ledger import accounts
 from ledger.cards import is_natural, same_denomination
-from ledger.domain.round import DEALER, DEALER_HANDS, NATURAL, Round
+from ledger.domain.hands import DEALER, DEALER_HANDS, NATURAL
+from ledger.domain.round import Round
 from ledger.errors import NotAPair, RuleViolation, StakeOutOfLimits, WrongPhase
 from ledger.games import dealer_penalties, dealer_play, phases, private
 from ledger.games.play import Play

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ledger.domain.round import DEALER_HANDS
+from ledger.domain.hands import DEALER_HANDS
 from replay.projections.history_columns import (
     BANKER,
     ENDED,

@@ -12,7 +12,7 @@ from test_rounds_http import open_table
 
 from api.resources.audit_view import player_audit
 from api.visibility import HIDDEN, owns
-from ledger.domain.round import DEALER
+from ledger.domain.hands import DEALER
 from ledger.simulate import Settings, run
 from replay.audit import audit_of, read_round
 

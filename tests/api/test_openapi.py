@@ -307,7 +307,7 @@ def test_closed_sets_are_enums_of_the_ledgers_own_names(spec):
     from api.schemas.events import FEED_EVENT_TYPES
     from api.schemas.history import TRAIL_EVENT_TYPES
     from api.visibility import CLOSED, CLOSED_EVENT
-    from ledger.domain.round import HAND_STATUSES, OUTCOMES, PHASES
+    from ledger.domain.hands import HAND_STATUSES, OUTCOMES, PHASES
     from ledger.rules import FAMILIES
     from ledger.rules.vingt_un import DEALER_CHOICE
     from replay.audit import AUDIT_SCOPES, CHAIN_KINDS

@@ -48,7 +48,8 @@ from test_random_rounds import CHOICES, FAMILIES, PRIVATE
 from ledger.application import TwentyOneLedger
 from ledger.cards import RANKS, SUITS, is_ace, pip_value, same_denomination
 from ledger.config import store_env
-from ledger.domain.round import DEALER, OPEN, Round
+from ledger.domain.hands import DEALER, OPEN
+from ledger.domain.round import Round
 from ledger.errors import InsufficientFunds, LedgerError
 from ledger.use_cases.actions import DEALER_ACTIONS, PLAYER_ACTIONS
 

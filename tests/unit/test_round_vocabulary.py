@@ -1,5 +1,5 @@
 """The phases a round enters and the outcomes a hand is settled with are the ones
-``ledger.domain.round`` names (``PHASES``, ``OUTCOMES``), which the OpenAPI document lists as
+``ledger.domain.hands`` names (``PHASES``, ``OUTCOMES``), which the OpenAPI document lists as
 enums: read from the books' source, so a path no test plays is held to them too, and a name
 no book uses any more is not left in the lists."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.domain.round import ENDED, OUTCOMES, PHASES, STARTED
+from ledger.domain.hands import ENDED, OUTCOMES, PHASES, STARTED
 from ledger.games import phases
 
 GAMES = Path(__file__).resolve().parents[2] / "ledger" / "games"
