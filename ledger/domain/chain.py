@@ -65,8 +65,13 @@ def canonical(fields: dict[str, Any]) -> bytes:
     """Sorted keys, no whitespace, UTF-8, UUIDs as text and times in ISO 8601: the bytes of
     ``json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`` in any
     language, so any verifier can reproduce them from an export line. orjson writes exactly
-    those bytes, several times faster (a test holds the two to the same output)."""
-    return orjson.dumps(fields, option=orjson.OPT_SORT_KEYS, default=_plain)
+    those bytes, several times faster (a test holds the two to the same output). orjson
+    refuses an integer beyond 64 bits, which no command writes but a stored event may hold
+    (damaged or forged): its hash is still the recipe's, from the standard library."""
+    try:
+        return orjson.dumps(fields, option=orjson.OPT_SORT_KEYS, default=_plain)
+    except orjson.JSONEncodeError:
+        return canonical_reference(fields)
 
 
 def canonical_reference(fields: dict[str, Any]) -> bytes:

@@ -76,6 +76,20 @@ def test_the_fast_canonical_encoding_equals_the_standard_librarys():
     assert canonical(fields) == canonical_reference(fields)
 
 
+def test_an_integer_beyond_64_bits_is_encoded_by_the_recipe_not_refused():
+    """No command writes one, but a damaged or forged stored event may hold it: its hash must
+    still be computable the documented way, so verify can name the event."""
+    from ledger.domain.chain import canonical, canonical_reference
+
+    fields = {"amount": 10**20, "debit": "player:x", "at": [-(2**70), 1]}
+
+    assert (
+        canonical(fields)
+        == canonical_reference(fields)
+        == (b'{"amount":100000000000000000000,"at":[-1180591620717411303424,1],"debit":"player:x"}')
+    )
+
+
 def test_no_chained_aggregate_names_its_topic():
     """``ChainedAggregate.trigger_event`` leaves out the library's check of an explicit
     ``TOPIC``: it holds only while no aggregate has one."""
