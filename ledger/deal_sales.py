@@ -22,6 +22,16 @@ ADMINS = ("admin", "ledger")
 NONE_OPEN = "no offer of the deal is open at this table"
 
 
+def seller_or_dealer(table: Table, seller: str | None) -> str:
+    """``seller`` as given, or by default the player who holds the deal now: read inside the
+    command, so a retry of it names the same command as its first try."""
+    if seller is not None:
+        return str(seller)
+    if table.dealer is None:
+        raise NotPermitted("this table has no dealer to sell the deal", CLAUSE)
+    return str(table.dealer)
+
+
 def check_sellable(table: Table, seller: str, buyer: str) -> None:
     """The deal can change hands now, from ``seller`` to ``buyer``."""
     table.check_open()
@@ -75,9 +85,11 @@ def withdraw(table: Table, actor: str) -> dict[str, Any]:
     return {"table_id": str(table.id), "withdrawn": made, "actor": actor}
 
 
-def accept(table: Table, books: Books, buyer: str, price: int, actor: str) -> dict[str, Any]:
-    """The buyer's half: he accepts the open offer made to him at the price he names."""
+def accept(table: Table, books: Books, buyer: str | None, price: int, actor: str) -> dict[str, Any]:
+    """The buyer's half: he accepts the open offer made to him at the price he names (an
+    admin may leave ``buyer`` out: the buyer offered)."""
     made = open_offer(table)
+    buyer = made["buyer"] if buyer is None else buyer
     if actor not in (*ADMINS, buyer) or buyer != made["buyer"]:
         raise NotPermitted("only the player the deal was offered to accepts the offer", CLAUSE)
     if price != made["price"]:

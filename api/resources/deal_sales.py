@@ -51,14 +51,18 @@ def offer(body, table_id):
     accepts; a new offer replaces the open one; a round's start or the deal changing hands
     ends it."""
     if is_admin():
-        seller = body["seller"] or ledger().get_table(str(table_id)).dealer
+        seller = body["seller"]  # None: the table's dealer, read by the command itself
     else:
         permit(body["seller"] is None, "seller is for admin keys only: one offers his own deal")
+        permit(
+            g.key.player_id is not None,
+            "the house's dealer key holds no deal to sell: the player holding the deal offers "
+            "it with his own dealer key",
+        )
         seller = g.key.player_id
-    permit(seller is not None, "this table has no dealer to offer the deal")
     made = ledger().offer_deal(
         str(table_id),
-        str(seller),
+        seller,
         str(body["buyer"]),
         body["price"],
         actor=actor(),
@@ -75,14 +79,13 @@ def offer(body, table_id):
 def accept(body, table_id):
     """The buyer accepts the offer made to him, with his own player key, naming the price he
     agrees to: it moves from his wallet to the seller's, and he deals (VU-31)."""
-    app = ledger()
     if is_admin():
-        buyer = body["buyer"] or deal_sales.open_offer(app.get_table(str(table_id)))["buyer"]
+        buyer = body["buyer"]  # None: the buyer offered, read by the command itself
     else:
         permit(body["buyer"] is None, "buyer is for admin keys only: one accepts for himself")
         buyer = g.key.player_id
-    return app.accept_deal(
-        str(table_id), str(buyer), body["price"], actor=actor(), command_id=command_id()
+    return ledger().accept_deal(
+        str(table_id), buyer, body["price"], actor=actor(), command_id=command_id()
     )
 
 
@@ -113,11 +116,9 @@ def withdraw(table_id):
 def sell(body, table_id):
     """An admin records a sale of the deal the two players agreed elsewhere, in one step
     (``seller`` by default the table's dealer). Players sell by offer and acceptance."""
-    seller = body["seller"] or ledger().get_table(str(table_id)).dealer
-    permit(seller is not None, "this table has no dealer to sell the deal")
     return ledger().sell_deal(
         str(table_id),
-        str(seller),
+        body["seller"],  # None: the table's dealer, read by the command itself
         str(body["buyer"]),
         body["price"],
         actor=actor(),

@@ -110,7 +110,7 @@ class PoolAndDeal:
     def offer_deal(
         self,
         table_id: str,
-        seller: str,
+        seller: str | None,
         buyer: str,
         price: int,
         *,
@@ -118,36 +118,41 @@ class PoolAndDeal:
         command_id: str | None = None,
     ) -> dict:
         """VU-31, the seller's half: the dealer offers his deal to another seated player at
-        ``price``; nothing moves until that player accepts (``accept_deal``)."""
+        ``price``; nothing moves until that player accepts (``accept_deal``). ``seller``
+        None: the table's dealer when the command runs (an admin's shorthand)."""
         price = positive_amount(price, "the price of the deal")
-        actor = actor or str(seller)
+        actor = actor or (ADMIN if seller is None else str(seller))
 
         def body(uow: UnitOfWork) -> dict:
-            return deal_sales.offer(uow.table(table_id), str(seller), str(buyer), price, actor)
+            table = uow.table(table_id)
+            made_by = deal_sales.seller_or_dealer(table, seller)
+            return deal_sales.offer(table, made_by, str(buyer), price, actor)
 
-        payload = {"table": str(table_id), "seller": str(seller), "buyer": str(buyer)}
+        # As given: a default filled in from the table would differ on a retry after the sale.
+        payload = {"table": str(table_id), "seller": _given(seller), "buyer": str(buyer)}
         return self._run("offer_deal", {**payload, "price": price}, command_id, actor, body)
 
     def accept_deal(
         self,
         table_id: str,
-        buyer: str,
+        buyer: str | None,
         price: int,
         *,
         actor: str | None = None,
         command_id: str | None = None,
     ) -> dict:
         """VU-31, the buyer's half: he accepts the offer made to him at the price he names;
-        the price moves from his wallet to the seller's and he deals."""
+        the price moves from his wallet to the seller's and he deals. ``buyer`` None: the
+        buyer of the open offer (an admin's shorthand)."""
         price = positive_amount(price, "the price of the deal")
-        actor = actor or str(buyer)
+        actor = actor or (ADMIN if buyer is None else str(buyer))
 
         def body(uow: UnitOfWork) -> dict:
             table = uow.table(table_id)
             books = _sale_books(uow, table, actor)
-            return deal_sales.accept(table, books, str(buyer), price, actor)
+            return deal_sales.accept(table, books, _given(buyer), price, actor)
 
-        payload = {"table": str(table_id), "buyer": str(buyer), "price": price}
+        payload = {"table": str(table_id), "buyer": _given(buyer), "price": price}
         return self._run("accept_deal", payload, command_id, actor, body)
 
     def withdraw_deal_offer(
@@ -163,7 +168,7 @@ class PoolAndDeal:
     def sell_deal(
         self,
         table_id: str,
-        seller: str,
+        seller: str | None,
         buyer: str,
         price: int,
         *,
@@ -171,7 +176,8 @@ class PoolAndDeal:
         command_id: str | None = None,
     ) -> dict:
         """VU-31 in one step, for an admin recording a price the two agreed elsewhere; the
-        players themselves sell by ``offer_deal`` and ``accept_deal``."""
+        players themselves sell by ``offer_deal`` and ``accept_deal``. ``seller`` None: the
+        table's dealer when the command runs."""
         price = positive_amount(price, "the price of the deal")
         if actor not in (ADMIN, "ledger"):
             raise NotPermitted(
@@ -183,15 +189,21 @@ class PoolAndDeal:
         def body(uow: UnitOfWork) -> dict:
             table = uow.table(table_id)
             books = _sale_books(uow, table, actor)
-            return deal_sales.sell(table, books, str(seller), str(buyer), price, actor)
+            made_by = deal_sales.seller_or_dealer(table, seller)
+            return deal_sales.sell(table, books, made_by, str(buyer), price, actor)
 
         return self._run(
             "sell_deal",
-            {"table": str(table_id), "seller": str(seller), "buyer": str(buyer), "price": price},
+            {"table": str(table_id), "seller": _given(seller), "buyer": str(buyer), "price": price},
             command_id,
             actor,
             body,
         )
+
+
+def _given(party: Any) -> str | None:
+    """A party as the caller named it, or None for the default the command reads itself."""
+    return None if party is None else str(party)
 
 
 def _sale_books(uow: UnitOfWork, table: Table, actor: str) -> Books:

@@ -141,3 +141,56 @@ def test_a_buyer_short_of_the_price_is_told_his_own_balance_and_an_admin_too(htt
         f"/v1/tables/{t.table_id}/deal-sales", {"buyer": t.ids["Ann"], "price": 10**12}, status=409
     )
     assert "holds 100000" in problem["detail"]  # an admin is told too
+
+
+def _lose_the_first_answer(http: Http, monkeypatch, path: str, body: dict) -> dict:
+    """The first try applies in the ledger but its answer is never kept (the process died
+    between the two writes); the retry with the same key and body is what the client sees."""
+    from api import idempotency
+
+    store = http.app.extensions["api_store"]
+    real_save = store.save_response
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(store, "save_response", crash)
+    headers = {"Authorization": f"Bearer {http.admin}", "Idempotency-Key": "lost answer"}
+    assert http.client.post(path, json=body, headers=headers).status_code == 500
+    monkeypatch.setattr(store, "save_response", real_save)
+    monkeypatch.setattr(idempotency, "FIRST_RESPONSE_WAIT", 0.05)
+    response = http.client.post(path, json=body, headers=headers)
+    assert response.headers.get("Idempotent-Replayed") == "true", response.json
+    return response.json
+
+
+def test_an_admins_retried_sale_naming_no_seller_replays_once_the_deal_has_moved(http, monkeypatch):
+    """``seller`` left out means the dealer when the sale runs: read inside the command, so
+    the retry, after the buyer has become the dealer, still names the same command."""
+    t = open_table(http, "vingt-un")
+    before = _balances(http, t)
+    path = f"/v1/tables/{t.table_id}/deal-sales"
+    sold = _lose_the_first_answer(http, monkeypatch, path, {"buyer": t.ids["Bob"], "price": 200})
+    assert (sold["seller"], sold["dealer"]) == (t.ids["Dee"], t.ids["Bob"])
+    assert _balances(http, t) == {**before, "Dee": before["Dee"] + 200, "Bob": before["Bob"] - 200}
+
+
+def test_an_admins_retried_acceptance_naming_no_buyer_replays_once_the_offer_is_gone(
+    http, monkeypatch
+):
+    t = open_table(http, "vingt-un")
+    offer = {"buyer": t.ids["Ann"], "price": 300}
+    http.post(f"/v1/tables/{t.table_id}/deal-offer", offer, key=http.keys["dealer"], status=201)
+    before = _balances(http, t)
+    path = f"/v1/tables/{t.table_id}/deal-offer/acceptance"
+    sold = _lose_the_first_answer(http, monkeypatch, path, {"price": 300})
+    assert (sold["seller"], sold["dealer"]) == (t.ids["Dee"], t.ids["Ann"])
+    assert _balances(http, t) == {**before, "Dee": before["Dee"] + 300, "Ann": before["Ann"] - 300}
+
+
+def test_the_house_dealer_key_is_told_it_holds_no_deal_to_offer(http):
+    t = open_table(http, "vingt-un")
+    house = http.make_key("dealer")
+    offer = {"buyer": t.ids["Ann"], "price": 300}
+    refused = http.post(f"/v1/tables/{t.table_id}/deal-offer", offer, key=house, status=403)
+    assert "house's dealer key holds no deal" in refused["detail"]
