@@ -72,7 +72,7 @@ from replay.audit_shoe import shoe_audit
 from replay.damage import fold, read_stream, reported
 from replay.stretch import Stretch, verify_stretch
 
-__all__ = ["audit_of", "audit_round", "chains_shown", "read_round", "summarize"]
+__all__ = ["audit_of", "audit_round", "chains_shown", "chains_verdict", "read_round", "summarize"]
 # The kinds of stream whose chain the audit checks (``chains_shown``; the API lists them).
 ROUND, WALLET, TABLE, SHOE = CHAIN_KINDS = ("round", "wallet", "table", "shoe")
 # Whose audit it is (``scope``): all of it, as an auditor or ``replay audit`` reads it, or a
@@ -220,13 +220,19 @@ def chains_shown(
         checked.append(
             {"kind": kind, "stream": stream, "events": len(read), "ok": ok, "fault": fault}
         )
+    return chains_verdict(checked, len(round_events))
+
+
+def chains_verdict(checked: list[dict[str, Any]], round_events: int) -> dict[str, Any]:
+    """The audit's ``chain`` over the streams ``checked`` (each as ``chains_shown`` checks it):
+    whole when every one is, else the first at fault named."""
     bad = next((c for c in checked if not c["ok"]), None)
     return {
         "ok": bad is None,
         "fault": None
         if bad is None
         else f"the {bad['kind']} stream {bad['stream']}: {bad['fault']}",
-        "events": len(round_events),  # the round's own
+        "events": round_events,  # the round's own
         "events_checked": sum(c["events"] for c in checked),
         "streams": checked,
     }

@@ -20,7 +20,7 @@ from api.visibility import (
     sees_all,
 )
 from ledger import accounts
-from replay.audit import PLAYER_SCOPE, audit_of, read_round, summarize
+from replay.audit import PLAYER_SCOPE, WALLET, audit_of, chains_verdict, read_round, summarize
 from replay.audit_divided import parts_verdict
 from replay.audit_reconcile import money_verdict
 from replay.audit_rederived import shown_to_player
@@ -99,11 +99,20 @@ def player_audit(rnd: Any, report: dict, viewer: Any, withheld: set[str]) -> dic
         "money_reconciles": money_verdict(balances),
         # Over his own hands only, as the money: the verdict over all would tell of others'.
         "divided_settlements": parts_verdict(hands),
+        # Without the other players' wallets: their lengths tell of their play since.
+        "chain": own_chains(report["chain"], me),
         # Over the whole round, but the lines of his own hands only (no card of another's).
         "rederived": shown_to_player(report["rederived"], lambda hand: _owns(viewer, rnd, hand)),
         "shoe": shoes[0],
         "shoes": shoes,
     }
+
+
+def own_chains(chain: dict, me: str) -> dict:
+    """The audit's hash-chain check over the streams a player may weigh: the round's, the
+    table's, the shoes' and his own wallet's, not another player's wallet."""
+    mine = [c for c in chain["streams"] if c["kind"] != WALLET or c["stream"] == me]
+    return chains_verdict(mine, chain["events"])
 
 
 def _owns(viewer: Any, rnd: Any, hand: str) -> bool:

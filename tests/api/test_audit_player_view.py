@@ -107,3 +107,29 @@ def ledger_app(memory_env):
     application = TwentyOneLedger(env=memory_env)
     yield application
     application.close()
+
+
+def test_a_players_audit_weighs_no_other_players_wallet_chain(app, client, make_key, admin_key):
+    """Another player's wallet grows with his play after the round: its length in Ann's audit
+    would tell her of it. Her chain check covers the round, the table, the shoes and her own
+    wallet; the full audit covers every wallet."""
+    http = Http(app, client, make_key, admin_key)
+    t = open_table(http, "casino", {"insurance": False})
+    t.start(["6C", "TC", "9H", "5D", "8D", "7S", "TH", "8C"])
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    http.act(t.rid, "Bob", action="stake", amount=300)
+    http.act(t.rid, "Ann", action="stand", hand="h1")
+    http.act(t.rid, "Bob", action="stand", hand="h2")
+    path = f"/v1/rounds/{t.rid}/audit"
+    first = http.get(path, key=http.keys["Ann"])["chain"]
+    for _ in range(3):
+        http.post(f"/v1/players/{t.ids['Bob']}/deposits", {"amount": 10})
+
+    chain = http.get(path, key=http.keys["Ann"])["chain"]
+
+    assert chain == first
+    wallets = [c["stream"] for c in chain["streams"] if c["kind"] == "wallet"]
+    assert wallets == [t.ids["Ann"]] and chain["ok"] is True
+    assert chain["events_checked"] == sum(c["events"] for c in chain["streams"])
+    full = http.get(path)["chain"]
+    assert {c["stream"] for c in full["streams"] if c["kind"] == "wallet"} == set(t.ids.values())
