@@ -14,7 +14,7 @@ from typing import Any
 
 from ledger import accounts
 from ledger.domain.table import Table
-from ledger.errors import NotFound, NotPermitted, RuleViolation, WrongPhase
+from ledger.errors import InvalidCommand, NotFound, NotPermitted, RuleViolation, WrongPhase
 from ledger.games.bookkeeping import Books
 
 CLAUSE = "VU-31"
@@ -41,8 +41,10 @@ def check_sellable(table: Table, seller: str, buyer: str) -> None:
         raise WrongPhase("the deal is sold between rounds", CLAUSE)
     if seller != table.dealer:
         raise NotPermitted("only the player holding the deal may sell it", CLAUSE)
-    if table.seat_of(buyer) is None or buyer == seller:
-        raise NotPermitted("the buyer must be another player seated at the table", CLAUSE)
+    if buyer == seller:
+        raise InvalidCommand("the buyer must be another player than the seller", CLAUSE)
+    if table.seat_of(buyer) is None:
+        raise RuleViolation(f"the buyer {buyer} is not seated at this table", CLAUSE)
 
 
 def offer(table: Table, seller: str, buyer: str, price: int, actor: str) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from ledger.domain.round import Round
 from ledger.domain.table import Table
-from ledger.errors import NotPermitted, RuleViolation, WrongPhase
+from ledger.errors import InvalidCommand, NotPermitted, RuleViolation, WrongPhase
 from ledger.games import opening
 from ledger.games.play import Play
 from ledger.shoes import RETIRED_BEFORE_ROUND, RoundCards
@@ -31,17 +31,26 @@ PACKS_GONE = {
 }
 
 
+def _check_cut(cut: int | None, packs: int) -> None:
+    """A cut names a place in a full shoe of the table's packs, whether or not this round
+    starts one: the answer to a bad cut never depends on the shoe in use. (A shoe of used
+    cards, VU-29, is smaller: a cut beyond it is refused when that shoe is cut.)"""
+    if cut is not None and not 0 <= cut < 52 * packs:
+        raise InvalidCommand(
+            f"cut must be 0 to {52 * packs - 1} (a place in the table's shoe of {packs} "
+            f"pack{'s' if packs > 1 else ''}), got {cut}"
+        )
+
+
 def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int | None) -> Play:
     table = uow.table(table_id)
     table.check_open()
     rules, family = table.rules, table.family
     clause = CHOOSE_CLAUSE[family]
-    if table.current_round is not None:
-        raise WrongPhase(f"round {table.current_round} is still in play at this table", clause)
-    if rules.house_banked:
-        dealer = "house"
-        players = table.seated_in_order(None)
-    else:
+    _check_cut(cut, rules.packs)
+    if not rules.house_banked:
+        # Who may start it is told before whether he may now: a key that may never start a
+        # round here hears so, not that one is in play.
         if table.dealer is None:
             raise RuleViolation("choose a dealer before the first round", clause)
         if actor not in ("admin", "ledger", table.dealer):
@@ -52,6 +61,12 @@ def start_round(app: Any, uow: UnitOfWork, table_id: str, actor: str, cut: int |
                 "player's cut, or the ledger cuts at random for him",
                 CUT_CLAUSE[family],
             )
+    if table.current_round is not None:
+        raise WrongPhase(f"round {table.current_round} is still in play at this table", clause)
+    if rules.house_banked:
+        dealer = "house"
+        players = table.seated_in_order(None)
+    else:
         if family == "ochko" and _talia_played_out(table):
             # A player sat down since the last round closed, and the talia its banker dealt
             # from no longer holds a round for everyone seated: it is played out (OC-12).

@@ -194,3 +194,15 @@ def test_the_house_dealer_key_is_told_it_holds_no_deal_to_offer(http):
     offer = {"buyer": t.ids["Ann"], "price": 300}
     refused = http.post(f"/v1/tables/{t.table_id}/deal-offer", offer, key=house, status=403)
     assert "house's dealer key holds no deal" in refused["detail"]
+
+
+def test_an_offer_to_oneself_is_bad_input_and_to_a_stranger_a_conflict(http):
+    t = open_table(http, "vingt-un")
+    path = f"/v1/tables/{t.table_id}/deal-offer"
+    dealer = http.keys["dealer"]
+    refused = http.post(path, {"buyer": t.ids["Dee"], "price": 300}, key=dealer, status=422)
+    assert refused["detail"] == "the buyer must be another player than the seller"
+    eve = http.post("/v1/players", {"name": "Eve"}, status=201)["player_id"]
+    refused = http.post(path, {"buyer": eve, "price": 300}, key=dealer, status=409)
+    assert refused["detail"] == f"the buyer {eve} is not seated at this table"
+    assert refused["clause"] == "VU-31"

@@ -260,6 +260,43 @@ def test_VU_3_the_dealer_may_not_choose_the_cut_an_admin_enters_it(http):
     assert (cut.cut, cut.by) == (17, rnd.pone)
 
 
+def test_a_cut_outside_the_tables_shoe_is_bad_input_whether_or_not_a_shoe_starts(http):
+    """422 naming the cut, nothing written, for a round that would cut a new shoe and for one
+    dealt from the shoe in use alike: the answer never depends on the shoe."""
+    t = open_table(http, "casino", {"insurance": False, "decks": 8})
+    path = f"/v1/tables/{t.table_id}/rounds"
+    for cut in (416, 5000):
+        refused = http.post(path, {"cut": cut}, status=422)  # a new shoe would start
+        assert (
+            refused["detail"]
+            == f"cut must be 0 to 415 (a place in the table's shoe of 8 packs), got {cut}"
+        )
+    view = http.post(path, {"cut": 415}, status=201)
+    for name in ("Ann", "Bob"):
+        view = http.act(view["round_id"], name, action="stake", amount=200)["round"]
+    while not view["ended"]:
+        owner = next(h["player"] for h in view["hands"] if h["id"] == view["current_turn"])
+        name = next(n for n, pid in t.ids.items() if pid == owner)
+        view = http.act(view["round_id"], name, action="stand", hand=view["current_turn"])["round"]
+    refused = http.post(path, {"cut": 5000}, status=422)  # the shoe in use goes on
+    assert refused["type"].endswith("/invalid-command") and "got 5000" in refused["detail"]
+
+
+def test_a_key_that_may_not_start_a_round_hears_so_while_one_is_in_play(http):
+    """403 ``not-permitted`` for the house's dealer key and another player's dealer key at a
+    private table, in play or not: not a 409 telling them a round is in play."""
+    t = open_table(http, "vingt-un")
+    path = f"/v1/tables/{t.table_id}/rounds"
+    strangers = (http.make_key("dealer"), http.make_key("dealer", t.ids["Ann"]))
+    for key in strangers:
+        http.post(path, key=key, status=403)
+    t.start(["TC", "9D", "8H", "KC", "7D", "9C"])
+    for key in strangers:
+        refused = http.post(path, key=key, status=403)
+        assert refused["type"].endswith("/not-permitted"), refused
+    assert http.post(path, key=http.keys["dealer"], status=409)["type"].endswith("/wrong-phase")
+
+
 def test_VU_24_VU_25_hands_settled_by_an_irregularity_read_settled_in_the_round_view(http):
     t = open_table(http, "vingt-un")
     # First cards Ann 4C, Bob 5C, Dee 9C; second Ann 9D, Bob 6D, Dee 8D (17).

@@ -1294,7 +1294,7 @@ def test_VU_31_sell_deal_moves_the_price_from_buyer_to_seller_and_the_buyer_deal
     t = vingt_un(["D", "A", "B", "C"])
     ids = t.ids
     refused(app, NotPermitted, "VU-31", app.offer_deal, t.table_id, ids["A"], ids["C"], 2_500)
-    refused(app, NotPermitted, "VU-31", app.offer_deal, t.table_id, ids["D"], ids["D"], 2_500)
+    refused(app, InvalidCommand, "VU-31", app.offer_deal, t.table_id, ids["D"], ids["D"], 2_500)
     app.offer_deal(t.table_id, ids["D"], ids["C"], 2_500)
     assert t.deltas() == {"D": 0, "A": 0, "B": 0, "C": 0}  # an offer moves nothing
     app.accept_deal(t.table_id, ids["C"], 2_500)
