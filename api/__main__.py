@@ -70,16 +70,15 @@ def banner(app, host: str, port: int) -> None:
 
 
 def port_taken(host: str, port: int) -> str | None:
-    """Why ``host:port`` cannot be listened on (another server holds it), or None. Bound and
-    let go at once, with SO_REUSEADDR as gunicorn and Flask bind it; port 0 is any port."""
-    if port == 0:
-        return None
+    """Why ``host:port`` cannot be listened on (another server holds it, the host does not
+    resolve or is not this machine's), or None. Bound and let go at once, with SO_REUSEADDR
+    as gunicorn and Flask bind it; port 0 binds any free port, which checks the host."""
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
             host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
         )[0]
-    except socket.gaierror:
-        return None  # a host that does not resolve: the server's own bind says so
+    except socket.gaierror as error:
+        return error.strerror or str(error)
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:

@@ -52,7 +52,8 @@ def list_keys() -> None:
 @keys.command("revoke")
 @click.argument("key_id")
 def revoke(key_id: str) -> None:
-    """Revoke a key at once; requests with it get 401 from then on."""
+    """Revoke a key; requests with it get 401 within API_KEY_CACHE_SECONDS (2 by default),
+    the time a server process keeps a key it read, and its open event streams end."""
     try:
         key = current_app.extensions["api_store"].revoke(key_id)
     except LedgerError as error:

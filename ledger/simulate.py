@@ -56,17 +56,18 @@ class Settings:
 
     def applied(self) -> dict[str, Any]:
         """The settings that shaped the run: a private game's has no casino table options
-        and no casino strategy (its players follow the policy above), so listing them would
-        tell an analyst comparing runs of rules that never applied."""
+        and no casino strategy (its players follow the policy above), a casino run no
+        private game's option, so listing them would tell an analyst comparing runs of rules
+        that never applied."""
         applied = asdict(self)
-        if self.family != "casino":
-            for name in CASINO_ONLY:
-                del applied[name]
+        for name in CASINO_ONLY if self.family != "casino" else PRIVATE_ONLY:
+            del applied[name]
         return applied
 
 
-# Settings only a casino table reads.
+# Settings only a casino table reads, and only the private games.
 CASINO_ONLY = ("decks", "soft17", "payout", "das", "surrender", "strategy")
+PRIVATE_ONLY = ("holder_ends_turn",)
 
 
 @dataclass

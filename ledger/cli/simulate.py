@@ -104,6 +104,13 @@ def add_parser(commands: Any) -> None:
         action="store_true",
         help="play each round as one command (app.play_round: the same events, one write)",
     )
+    private = sim.add_argument_group("private games (vingt-un, hoyle-1913, ochko)")
+    private.add_argument(
+        "--holder-ends-turn",
+        action="store_true",
+        help="a hand that reaches 21 waits for its holder's stand (the table option "
+        "holder_ends_turn; default: the turn ends by itself)",
+    )
     casino = sim.add_argument_group("casino table (--family casino only)")
     casino.add_argument(
         "--decks",
@@ -145,6 +152,8 @@ def settings_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
     if args.family != "casino" and given:
         flags = ", ".join("--" + name for name in given)
         parser.error(f"{flags}: casino table options; {args.family} takes none")
+    if args.family == "casino" and args.holder_ends_turn:
+        parser.error("--holder-ends-turn: an option of the private games; casino takes none")
     limit = MAX_PLAYERS if args.family == "casino" else MAX_PLAYERS - 1
     if args.players > limit:
         parser.error(f"--players: at most {limit} at a {args.family} table")
@@ -165,6 +174,7 @@ def settings_from(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
         players=args.players,
         store=args.store,
         one_command=args.one_command_per_round,
+        holder_ends_turn=args.holder_ends_turn,
         workers=min(args.workers, args.rounds),  # a process a round at most: the ones that run
         **casino,
     )

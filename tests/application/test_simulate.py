@@ -418,6 +418,23 @@ def test_simulate_prints_one_json_object_with_the_figures_and_the_settings():
     assert len(result["table_ids"]) == 1  # the table the run played at, to find its rounds
     assert (result["settings"]["players"], result["settings"]["strategy"]) == (2, "mimic")
     assert result["settings"]["decks"] == 6
+    assert "holder_ends_turn" not in result["settings"]  # a private game's option
+
+
+def test_holder_ends_turn_is_a_private_games_flag_that_the_settings_carry():
+    out = io.StringIO()
+    argv = ["simulate", "--family", "ochko", "--rounds", "4", "--seed", "2", "--players", "3"]
+
+    assert main([*argv, "--holder-ends-turn"], stdout=out) == 0
+
+    result = json.loads(out.getvalue())
+    assert result["settings"]["holder_ends_turn"] is True
+    plain = io.StringIO()
+    assert main(argv, stdout=plain) == 0
+    assert json.loads(plain.getvalue())["settings"]["holder_ends_turn"] is False
+    with pytest.raises(SystemExit) as refused:
+        main(["simulate", "--rounds", "1", "--holder-ends-turn"], stderr=io.StringIO())
+    assert refused.value.code == 2
 
 
 def test_a_private_game_s_settings_list_no_casino_options():

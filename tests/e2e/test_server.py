@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from uuid import uuid4
 
+import pytest
+
 from benchmarks.client import Client, play_casino_round
 from benchmarks.server import REPO, GunicornServer
 from ledger.application import TwentyOneLedger
@@ -200,6 +202,22 @@ def test_python_m_api_with_every_variable_empty_serves_on_the_defaults(tmp_path)
     assert log.count("Booting worker") == 2  # WEB_CONCURRENCY: 2
     assert '"GET /health HTTP/1.1" 200' in log  # ACCESS_LOG: to stdout
     assert (tmp_path / "var" / "ledger.sqlite3").is_file()  # the default store
+
+
+@pytest.mark.parametrize("port", ["0", "18101"])
+def test_python_m_api_refuses_a_host_that_does_not_resolve_before_any_key(tmp_path, port):
+    done = _refused_start(
+        tmp_path,
+        LEDGER_STORE="sqlite",
+        LEDGER_SQLITE_PATH="./var/ledger.sqlite3",
+        HOST="no-such-host.invalid",
+        PORT=port,
+    )
+
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith(f"python -m api: cannot listen on no-such-host.invalid:{port}: ")
+    assert done.stdout == ""  # no banner, no key
+    assert not (tmp_path / "var").exists()
 
 
 def test_python_m_api_refuses_a_port_another_server_holds_before_any_key(tmp_path):
