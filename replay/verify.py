@@ -32,8 +32,10 @@ One pass over the notification log (global order) checks:
   same, so no event up to it changed in any stream (``replay.verify_head``,
   ``replay.log_digest``).
 
-An event that cannot be decoded, or whose fields are not those its type records, is a fault
-itself, and its stream is then held neither to its money nor to its snapshots.
+A stored row that holds what the ledger never writes (a NULL, text for bytes, a stream id that
+is no UUID: ``replay.stored_row``), an event that cannot be decoded, or one whose fields are
+not those its type records is a fault itself, and its stream is then held neither to its money
+nor to its snapshots. Nothing a stored row holds stops the pass.
 
 Faults are reported in the order of the log; the first one names the event at fault
 (``replay.verify_report``).
@@ -52,6 +54,7 @@ from ledger.domain.transfers import FundsTransferredBase
 from replay.damage import ALTERED
 from replay.event_shape import misshapen
 from replay.store import not_a, notifications, stream_kind
+from replay.stored_row import row_problem, stream_text, type_name, version_of
 from replay.verify_balances import Balances
 from replay.verify_chain import Chains
 from replay.verify_head import LogHead, parse_head
@@ -111,24 +114,29 @@ class Verifier:
 
     def feed(self, notification: Any, mapper: Any) -> None:
         self.events += 1
+        problem = row_problem(notification)
+        if problem is not None:  # a row the ledger never writes: NULL, text, no UUID …
+            where = Where(
+                notification.id,
+                stream_text(notification.originator_id),
+                version_of(notification.originator_version),
+                type_name(notification.topic),
+            )
+            self.cannot_read(notification, where, f"the stored event cannot be decoded ({problem})")
+            return
         stream = str(notification.originator_id)
         version = notification.originator_version
-        type_name = notification.topic.rsplit(":", 1)[-1]
-        self.stream_events[stream] += 1
         try:
             event = mapper.to_domain_event(notification)
         except Exception as error:  # a stored row that no longer decodes is itself a fault
-            where = Where(notification.id, stream, version, type_name)
-            self.fault(where, "decode", f"the stored event cannot be decoded ({error})")
-            self.unreadable(stream)
-            self.chains.undecodable(stream, version)
-            self.last[stream] = where
-            self.log_head.add(notification, where, None)
+            where = Where(notification.id, stream, version, type_name(notification.topic))
+            self.cannot_read(notification, where, f"the stored event cannot be decoded ({error})")
             return
+        self.stream_events[stream] += 1
         where = Where(notification.id, stream, version, type(event).__qualname__)
         intact = self.chains.check(where, event)
-        self.last[stream] = where
-        self.log_head.add(notification, where, self.chains.last_hash(stream))
+        self.read(where)
+        self.log_head.add(notification, where, self.chains.own_hash)
         # JSON that still parses but lost a field, or holds text for a number, decodes without
         # complaint: every later check would meet it as an AttributeError or a wrong sum.
         wrong = misshapen(event)
@@ -142,11 +150,35 @@ class Verifier:
             self.fault(where, "decode", problem)
             self.unreadable(stream)
             return
-        self.facts(where, stream, event)
-        if self.snapshots is not None:
-            if version == 1:
-                self.snapshots.first_event(where, event)
-            self.snapshots.feed(where, event)
+        snapshots = self.snapshots
+        try:
+            self.facts(where, stream, event)
+            if snapshots is not None:
+                if version == 1:
+                    snapshots.first_event(where, event)
+                snapshots.feed(where, event)
+        except Exception as error:  # a value no check expects: named, and the pass goes on
+            self.fault(
+                where, "decode", f"the event cannot be checked ({type(error).__name__}: {error})"
+            )
+            self.unreadable(stream)
+
+    def cannot_read(self, notification: Any, where: Where, problem: str) -> None:
+        """A stored event that cannot be read or decoded: a fault, and its stream no longer
+        held to its money and snapshots; the chain and the log's digest go on past it."""
+        self.stream_events[where.stream] += 1
+        self.fault(where, "decode", problem)
+        self.unreadable(where.stream)
+        if isinstance(notification.originator_id, UUID):  # else of no stream the log holds
+            self.chains.undecodable(where)
+        self.read(where)
+        self.log_head.add(notification, where, None)
+
+    def read(self, where: Where) -> None:
+        """``where`` is the stream's last event read, unless a later version was read before."""
+        last = self.last.get(where.stream)
+        if last is None or last.version is None or (where.version or 0) > last.version:
+            self.last[where.stream] = where
 
     def unreadable(self, stream: str) -> None:
         """A stream with an event that cannot be read (a fault names it) is not held to its
@@ -239,7 +271,7 @@ class Verifier:
             balances_sum=self.balances.total,
             snapshots_checked=self.snapshots_checked(streams),
             head_position=0 if head is None else head.position,
-            head_hash=None if head is None else self.chains.last_hash(head.stream),
+            head_hash=log.head_hash,
             head_digest=None if head is None else log.digest,
             expected_head_note=log.note,
             expected_head=None if log.expect is None else ":".join(map(str, log.expect)),

@@ -89,6 +89,26 @@ def delete_event(path: Path, stream: str, version: int) -> int:
     return position
 
 
+def position_of(path: Path, stream: str, version: int) -> int:
+    """The position (rowid) of event ``version`` of ``stream``."""
+    with sqlite3.connect(path) as db:
+        return _position(db, stream, version)
+
+
+# What SQLite lets a column hold that the recorder never writes there.
+COLUMNS = ("originator_id", "originator_version", "topic", "state")
+
+
+def set_column(path: Path, position: int, column: str, value, *, as_text: bool = False) -> None:
+    """Overwrite one column of the stored event at ``position`` with ``value`` (a NULL, text
+    where bytes were, a number …); ``as_text``: ``value`` (bytes) stored as text as it is,
+    UTF-8 or not (``CAST(x'…' AS TEXT)``, which Python's driver cannot read back)."""
+    assert column in COLUMNS, column
+    cast = "CAST(? AS TEXT)" if as_text else "?"
+    with sqlite3.connect(path) as db:
+        db.execute(f"update stored_events set {column}={cast} where rowid=?", (value, position))
+
+
 def delete_rows(path: Path, where: str, *params) -> None:
     """Delete the stored events ``where`` (an SQL condition) holds."""
     with sqlite3.connect(path) as db:

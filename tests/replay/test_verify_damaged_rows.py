@@ -1,0 +1,162 @@
+"""``replay verify`` on stores damaged where the ledger never writes (auditor review, findings
+1 and 5): a row that holds a NULL, text or no UUID. Each is a fault of the report, named with
+its event, and the pass goes on; never a traceback; ``export`` refuses it in one line."""
+
+from __future__ import annotations
+
+import json
+from uuid import UUID
+
+import pytest
+from postgres_schemas import postgres_connect
+from psycopg import sql
+from replay_history import play_fixed_casino
+from store_checks import verified
+from tampering import first_row, set_column
+
+from ledger.application import TwentyOneLedger
+from replay.__main__ import main
+
+# -- rows the ledger never writes (findings 1 and 5) -----------------------------------------
+
+ROWS = [
+    # (column, value, stored as text as it is, what verify says of it)
+    ("state", None, False, "its state is NULL, not the bytes the ledger writes"),
+    ("state", "TEXT", False, "its state is text, not the bytes the ledger writes"),
+    ("state", 7, False, "its state is int 7, not the bytes the ledger writes"),
+    ("state", b'{"card":"\xff"}', True, "its state is text, not the bytes the ledger writes"),
+    # SQLite turns a number into text in a column of text, and text that reads as a number
+    # into one in a column of integers: what stays is bytes and text that is no number.
+    ("topic", None, False, "its topic is NULL, not text"),
+    ("topic", b"\x01", False, "its topic is 1 bytes, not text"),
+    ("originator_version", None, False, "its version is NULL, not a whole number from 1 up"),
+    ("originator_version", "seven", False, "its version is 'seven', not a whole number from 1 up"),
+    ("originator_version", 0, False, "its version is int 0, not a whole number from 1 up"),
+    ("originator_id", "not-a-uuid", False, "its stream id is 'not-a-uuid', not a UUID"),
+    ("originator_id", None, False, "its stream id is NULL, not a UUID"),
+    ("originator_id", b"\xff\xfe", True, "its stream id is '\\\\xff\\\\xfe', not a UUID"),
+]
+
+
+def _damaged_card(stored_round, column, value, as_text):
+    """The round's first card with ``column`` overwritten; (env, row, count of events)."""
+    env, path, _ = stored_round
+    row = first_row(path, "Round.CardDealt")
+    if value == "TEXT":  # the event's own JSON, as SQL's replace() leaves it: text
+        value = row.state.decode()
+    set_column(path, row.position, column, value, as_text=as_text)
+    return env, row
+
+
+@pytest.mark.parametrize(("column", "value", "as_text", "says"), ROWS)
+def test_a_row_the_ledger_never_writes_is_a_fault_and_the_pass_goes_on(
+    stored_round, capsys, column, value, as_text, says
+):
+    env, row = _damaged_card(stored_round, column, value, as_text)
+    events = verified(env).events  # every row is read: the damaged one and all after it
+
+    assert main(["--json", "verify"], env=env) == 1
+
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    report = json.loads(captured.out)
+    first = report["first_fault"]
+    assert (first["check"], first["position"]) == ("decode", row.position)
+    assert first["problem"].startswith("the stored event cannot be decoded (")
+    assert says in first["problem"]
+    if column != "originator_id":
+        assert first["stream"] == row.stream
+    if column not in ("originator_version",):
+        assert first["version"] == row.version
+    if column != "topic":
+        assert first["type"] == "Round.CardDealt"
+    assert report["events"] == events and report["head_position"] >= row.position
+    # The chain goes on past it: nothing after it is called a break of its stream, unless
+    # the row left its stream (its stream id unread), which then goes on without it.
+    chain = [
+        (f["stream"], f["version"], f["problem"]) for f in report["faults"] if f["check"] == "chain"
+    ]
+    gone = [
+        (
+            row.stream,
+            row.version + 1,
+            f"version gap: expected v{row.version}, found v{row.version + 1}",
+        )
+    ]
+    assert chain == (gone if column == "originator_id" else []), report["faults"]
+
+
+def test_a_row_with_no_version_or_topic_is_named_as_far_as_it_can_be(stored_round, capsys):
+    env, row = _damaged_card(stored_round, "originator_version", None, False)
+    set_column(stored_round[1], row.position, "topic", None)
+
+    assert main(["verify"], env=env) == 1
+
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == (
+        f"verify (all streams): FAILED at event of stream {row.stream} (position "
+        f"{row.position}): the stored event cannot be decoded (its version is NULL, not a "
+        "whole number from 1 up)"
+    )
+
+
+@pytest.mark.parametrize(("column", "value", "as_text", "says"), ROWS)
+def test_export_refuses_a_row_the_ledger_never_writes_in_one_line(
+    stored_round, capsysbinary, column, value, as_text, says
+):
+    env, row = _damaged_card(stored_round, column, value, as_text)
+
+    assert main(["export"], env=env) == 1
+
+    err = capsysbinary.readouterr().err.decode()
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert f"(position {row.position}) cannot be decoded ({says}" in err
+
+
+@pytest.mark.parametrize("store_env", ["postgres"], indirect=True)
+@pytest.mark.parametrize(
+    ("column", "says"), [("state", "its state is NULL"), ("topic", "its topic is NULL")]
+)
+def test_a_null_on_postgresql_is_a_fault_and_export_refuses_it(store_env, capsys, column, says):
+    """PostgreSQL's events table lets topic and state be NULL: the library's own reader
+    fails on the page that holds one (``bytes(None)``)."""
+    app = TwentyOneLedger(env=store_env)
+    try:
+        rid = play_fixed_casino(app)
+    finally:
+        app.close()
+    table = sql.Identifier(store_env["POSTGRES_SCHEMA"], "twentyoneledger_events")
+    with postgres_connect() as conn:
+        (position,) = conn.execute(
+            sql.SQL(
+                "UPDATE {} SET {} = NULL WHERE originator_id = %s AND originator_version = 7"
+                " RETURNING notification_id"
+            ).format(table, sql.Identifier(column)),
+            (UUID(rid),),
+        ).fetchone()
+
+    assert main(["--json", "verify"], env=store_env) == 1
+    first = json.loads(capsys.readouterr().out)["first_fault"]
+    assert (first["check"], first["position"], first["stream"], first["version"]) == (
+        "decode",
+        position,
+        rid,
+        7,
+    )
+    assert says in first["problem"]
+    assert main(["export"], env=store_env) == 1
+    err = capsys.readouterr().err
+    assert f"(position {position}) cannot be decoded ({says}" in err and "Traceback" not in err
+
+
+def test_the_digest_stands_a_row_it_cannot_read_by_what_is_stored(stored_round):
+    """The digest takes a row it cannot read by its stored state (text: its UTF-8): the
+    same store, the same digest; the text changed, another."""
+    env, row = _damaged_card(stored_round, "state", "TEXT", False)
+    first, again = verified(env), verified(env)
+
+    set_column(stored_round[1], row.position, "state", row.state.decode().replace("8H", "9H"))
+    edited = verified(env)
+
+    assert first.head_digest == again.head_digest != edited.head_digest
+    assert first.head_position == edited.head_position
