@@ -20,7 +20,7 @@ from eventsourcing.utils import TopicError
 
 from ledger.domain.chain import event_fields, hash_matches
 from replay import log_positions
-from replay.event_shape import misshapen
+from replay.event_shape import foreign_topic, misshapen
 from replay.stored_row import row_problem, stream_text, type_name, version_of
 
 # What the library raises when it meets such a stream.
@@ -82,11 +82,11 @@ def _where(stream: Any, version: int | None, position: int | None, topic: str | 
 def decode(app: Any, stored: Any) -> Any:
     """The domain event of a stored event or notification, or :class:`StoreDamaged` naming it
     (with its position when it is a notification): its row holds what the ledger never writes
-    (``replay.stored_row``), its bytes cannot be decoded, or it lacks a field its class
-    records or holds one of another type (``replay.event_shape``)."""
+    (``replay.stored_row``), its bytes cannot be decoded, or its fields are not what its
+    class records, or its topic not the ledger's for it (``replay.event_shape``)."""
     readable(stored)
     event = decode_with(app.mapper, stored)
-    wrong = misshapen(event)
+    wrong = foreign_topic(stored.topic, event) or misshapen(event)
     if wrong is not None:
         raise altered(stored, wrong)
     return event

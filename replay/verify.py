@@ -34,7 +34,8 @@ One pass over the notification log (global order) checks:
 
 A stored row that holds what the ledger never writes (a NULL, text for bytes, a stream id that
 is no UUID: ``replay.stored_row``), an event that cannot be decoded, or one whose fields are
-not those its type records is a fault itself, and its stream is then held neither to its money
+not those its type records (all the export's schema asks, a time in UTC included:
+``replay.event_shape``) is a fault itself, and its stream is then held neither to its money
 nor to its snapshots. Nothing a stored row holds stops the pass.
 
 Faults are reported in the order of the log; the first one names the event at fault
@@ -52,7 +53,7 @@ from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table
 from ledger.domain.transfers import FundsTransferredBase
 from replay.damage import ALTERED
-from replay.event_shape import misshapen
+from replay.event_shape import foreign_topic, misshapen
 from replay.store import not_a, notifications, stream_kind
 from replay.stored_row import row_problem, stream_text, type_name, version_of
 from replay.verify_balances import Balances
@@ -139,7 +140,7 @@ class Verifier:
         self.log_head.add(notification, where, self.chains.own_hash)
         # JSON that still parses but lost a field, or holds text for a number, decodes without
         # complaint: every later check would meet it as an AttributeError or a wrong sum.
-        wrong = misshapen(event)
+        wrong = foreign_topic(notification.topic, event) or misshapen(event)
         if wrong is not None:
             problem = (
                 f"the stored event was altered: {ALTERED} ({wrong})"

@@ -67,8 +67,8 @@ class Chains:
         return intact
 
     def times_of(self, where: Where, moment: Any) -> None:
-        """A stream's times never go back. A time that is no aware time cannot be compared
-        with one: it is not weighed here."""
+        """A stream's times never go back. A time that is no aware time is named by the
+        event's shape (``replay.event_shape``), not compared here."""
         if not isinstance(moment, datetime) or moment.utcoffset() is None:
             return
         last = self.times.get(where.stream)

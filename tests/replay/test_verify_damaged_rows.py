@@ -1,13 +1,18 @@
 """``replay verify`` on stores damaged where the ledger never writes (auditor review, findings
-1 and 5): a row that holds a NULL, text or no UUID. Each is a fault of the report, named with
-its event, and the pass goes on; never a traceback; ``export`` refuses it in one line."""
+1, 5 and 6): a row that holds a NULL, text or no UUID, an event forged with a field its type
+does not record or a time not in UTC. Each is a fault of the report, named with its event, and
+the pass goes on; never a traceback; ``export`` refuses it in one line, and what verify
+passes, ``export`` writes and ``import`` takes."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+from datetime import timedelta, timezone
 from uuid import UUID
 
 import pytest
+from forgery import forge_stream
 from postgres_schemas import postgres_connect
 from psycopg import sql
 from replay_history import play_fixed_casino
@@ -16,6 +21,7 @@ from tampering import first_row, set_column
 
 from ledger.application import TwentyOneLedger
 from replay.__main__ import main
+from replay.importer import import_lines
 
 # -- rows the ledger never writes (findings 1 and 5) -----------------------------------------
 
@@ -160,3 +166,128 @@ def test_the_digest_stands_a_row_it_cannot_read_by_what_is_stored(stored_round):
 
     assert first.head_digest == again.head_digest != edited.head_digest
     assert first.head_position == edited.head_position
+
+
+# -- forged events import would refuse (finding 6) -------------------------------------------
+
+
+def _forge_first(env: dict, stream: str, type_name: str, change) -> int:
+    """Forge the first event of ``type_name`` in ``stream`` with ``change(event)`` (the
+    stream's hashes recomputed, as a forger would); its version."""
+    found = []
+
+    def forged(events: list) -> list:
+        out = []
+        for event in events:
+            if not found and type(event).__qualname__ == type_name:
+                found.append(event.originator_version)
+                event = change(event)
+            out.append(event)
+        return out
+
+    forge_stream(env, stream, forged)
+    return found[0]
+
+
+def _with_extra(event):
+    vars(event)["extra"] = "x"
+    return event
+
+
+def _at(moment):
+    return lambda event: dataclasses.replace(event, timestamp=moment(event.timestamp))
+
+
+def _card_as(value):
+    return lambda event: dataclasses.replace(event, shoe=value)
+
+
+FORGED = [
+    # (type, change, what verify says)
+    ("Round.CardDealt", _with_extra, "extra is no field of Round.CardDealt"),
+    (
+        "Round.PhaseEntered",
+        _at(lambda t: t.astimezone(timezone(timedelta(hours=1)))),
+        "is not in UTC, as the ledger records it",
+    ),
+    (
+        "Round.PhaseEntered",
+        _at(lambda t: t.replace(tzinfo=None)),
+        "has no time zone: the ledger records UTC",
+    ),
+    ("Round.CardDealt", _card_as("not-a-shoe"), "shoe is str, not UUID"),
+    (
+        "Round.Started",
+        lambda e: dataclasses.replace(e, rules=["no", "dict"]),
+        "rules is list, not dict[str, Any]",
+    ),
+]
+
+
+@pytest.mark.parametrize(("type_name", "change", "says"), FORGED)
+def test_a_forged_event_import_would_refuse_is_named_by_verify_and_refused_by_export(
+    stored_round, capsys, type_name, change, says
+):
+    env, _, rid = stored_round
+    version = _forge_first(env, rid, type_name, change)
+
+    report = verified(env)
+
+    first = report.faults[0]
+    assert (first.check, first.stream, first.version, first.type) == (
+        "decode",
+        rid,
+        version,
+        type_name,
+    ), report.text()
+    assert first.problem.startswith("the event's fields are not those its type records (")
+    assert first.problem.endswith(f"{says})"), first.problem
+    assert main(["export"], env=env) == 1
+    assert f"v{version} of stream {rid}" in capsys.readouterr().err
+
+
+def test_what_verify_passes_export_writes_and_import_takes(stored_round, memory_env, capsysbinary):
+    env, _, _ = stored_round
+    assert verified(env).ok
+    assert main(["export"], env=env) == 0
+    lines = capsysbinary.readouterr().out.splitlines()
+
+    app = TwentyOneLedger(env=memory_env)
+    try:
+        assert import_lines(app, lines)["events"] == len(lines)
+    finally:
+        app.close()
+
+
+def test_an_event_under_a_topic_that_is_no_event_of_the_ledger_is_named(stored_round, capsys):
+    env, path, rid = stored_round
+    row = first_row(path, "Round.CardDealt")
+    # A class the topic resolves to, but no event of the ledger: the export could not say
+    # its type, nor import take it.
+    set_column(path, row.position, "topic", "ledger.domain.round:Round.Event")
+
+    report = verified(env)
+
+    first = report.faults[0]
+    assert (first.check, first.position) == ("decode", row.position), report.text()
+    assert "names no event of the ledger" in first.problem
+    assert main(["export"], env=env) == 1
+    assert "'ledger.domain.round:Round.Event' names no event of the ledger" in (
+        capsys.readouterr().err
+    )
+
+
+def test_a_time_at_another_offset_is_named_once_not_as_a_time_gone_back(stored_round):
+    """Five hours behind UTC, the same moment reads as earlier than the stream's previous
+    event: only its shape is named, as times are weighed as moments."""
+    env, _, rid = stored_round
+    _forge_first(
+        env,
+        rid,
+        "Round.PhaseEntered",
+        _at(lambda t: t.astimezone(timezone(timedelta(hours=-5)))),
+    )
+
+    faults = verified(env).faults
+
+    assert [f.check for f in faults] == ["decode"]
