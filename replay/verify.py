@@ -7,7 +7,8 @@ One pass over the notification log (global order) checks:
   (the rule ``ledger.domain.chain.verify_chain`` applies to one stream), and a stream's
   times never go back (``replay.verify_chain``);
 - **shoes**: every revealed shoe's seed matches its commitment (a fixed test shoe: the
-  SHA-256 of its order, ``ledger.shoes.fixed_commitment``);
+  SHA-256 of its order, ``ledger.shoes.fixed_commitment``), and every shoe names the
+  algorithm SHUFFLE.md gives and a number of packs a table deals from;
 - **cards**: every dealt, burned or cut card (``card``, ``shoe``, ``shoe_index``) is the card
   at that place of its shoe's dealing order (``ledger.shuffle.dealing_order``), and each
   shoe's places are drawn one after another from its start, none skipped or drawn twice, as

@@ -9,7 +9,7 @@ from typing import Any
 
 from replay.verify_report import OnFault, Where
 from replay.verify_shoe_log import check_fixed_first, check_retired
-from replay.verify_shuffle import ShoeRecord, check_cards, check_stocks
+from replay.verify_shuffle import ShoeRecord, check_algorithms, check_cards, check_stocks
 
 
 class ShoesAndCards:
@@ -63,12 +63,14 @@ class ShoesAndCards:
             self.shoe_replaced.setdefault(previous, (where, shoe_id))
         self.table_shoe[table] = shoe_id
         if shoe_id in self.shoes:
-            self.shoes[shoe_id].start = event.start
+            shoe = self.shoes[shoe_id]
+            shoe.start, shoe.size = event.start, event.size
 
     def table_closed_at(self, where: Where, table: str) -> None:
         self.table_closed.setdefault(table, where)
 
     def finish(self) -> None:
+        check_algorithms(self.shoes, self.fault)
         check_cards(self.shoes, self.cards, self.fault)
         check_fixed_first(self.shoes, self.cards, self.fault)
         check_retired(self.shoes, self.shoe_replaced, self.table_closed, self.fault)

@@ -1,13 +1,15 @@
 """``replay verify`` on stores damaged where the ledger never writes (auditor review, findings
-1, 5 and 6): a row that holds a NULL, text or no UUID, an event forged with a field its type
-does not record or a time not in UTC. Each is a fault of the report, named with its event, and
-the pass goes on; never a traceback; ``export`` refuses it in one line, and what verify
-passes, ``export`` writes and ``import`` takes."""
+1, 3, 5 and 6): a row that holds a NULL, text or no UUID, an event forged with a field its type
+does not record or a time not in UTC, a card from a place outside its shoe. Each is a fault of
+the report, named with its event, and the pass goes on; never a traceback, never memory in
+proportion to a forged number; ``export`` refuses it in one line, and what verify passes,
+``export`` writes and ``import`` takes."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import tracemalloc
 from datetime import timedelta, timezone
 from uuid import UUID
 
@@ -275,6 +277,81 @@ def test_an_event_under_a_topic_that_is_no_event_of_the_ledger_is_named(stored_r
     assert "'ledger.domain.round:Round.Event' names no event of the ledger" in (
         capsys.readouterr().err
     )
+
+
+# -- a card's place outside its shoe; a shoe's algorithm (findings 3 and 6) -------------------
+
+
+def _shoe_of(env: dict, rid: str) -> str:
+    app = TwentyOneLedger(env=env)
+    try:
+        return str(app.get_round(rid).shoe_id)
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("place", [-1, 31, 10**6])
+def test_a_card_from_a_place_outside_its_shoe_is_named_plainly(stored_round, place):
+    env, _, rid = stored_round
+    shoe = _shoe_of(env, rid)
+    version = _forge_first(
+        env, rid, "Round.CardDealt", lambda e: dataclasses.replace(e, shoe_index=place)
+    )
+
+    report = verified(env)
+
+    first = report.faults[0]
+    assert (first.check, first.stream, first.version) == ("shuffle", rid, version)
+    # The fixed shoe of the round holds 31 cards (its table's Table.ShoeChanged).
+    assert first.problem == f"shoe {shoe} place {place} is outside the shoe of 31 cards (card 8H)"
+
+
+def test_a_forged_far_place_costs_no_memory_in_proportion_to_it(stored_round):
+    env, _, rid = stored_round
+    _forge_first(env, rid, "Round.CardDealt", lambda e: dataclasses.replace(e, shoe_index=10**6))
+
+    tracemalloc.start()
+    try:
+        report = verified(env)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+
+    assert not report.ok
+    # A set of a million places would take some 60 MB; the store itself is read in pages.
+    assert peak < 20_000_000, peak
+
+
+def test_a_shoe_naming_another_algorithm_is_named_at_its_commitment(stored_round):
+    env, _, rid = stored_round
+    shoe = _shoe_of(env, rid)
+    _forge_first(env, shoe, "Shoe.Committed", lambda e: dataclasses.replace(e, algorithm="rot13"))
+
+    report = verified(env)
+
+    assert [(f.check, f.stream, f.type, f.problem) for f in report.faults] == [
+        (
+            "shuffle",
+            shoe,
+            "Shoe.Committed",
+            "the commitment names the algorithm 'rot13', not 'fixed-order-test-only', the one "
+            "SHUFFLE.md gives a fixed test shoe",
+        )
+    ]
+
+
+def test_a_shoe_of_more_packs_than_any_table_deals_is_named_and_not_rebuilt(stored_round):
+    env, _, rid = stored_round
+    shoe = _shoe_of(env, rid)
+    _forge_first(env, shoe, "Shoe.Committed", lambda e: dataclasses.replace(e, packs=10**6))
+
+    faults = verified(env).faults
+
+    assert (
+        "shuffle",
+        shoe,
+        "the commitment says the shoe holds 1000000 packs; a table deals from 1 to 8",
+    ) in [(f.check, f.stream, f.problem) for f in faults]
 
 
 def test_a_time_at_another_offset_is_named_once_not_as_a_time_gone_back(stored_round):
