@@ -2,10 +2,11 @@
 
 One pass over the notification log (global order) checks:
 
-- **chains**: every stream's versions run 1, 2, 3 … without gaps, each event's ``prev_hash``
-  is its predecessor's ``hash`` and its ``hash`` is the SHA-256 of its own canonical content
-  (the rule ``ledger.domain.chain.verify_chain`` applies to one stream), and a stream's
-  times never go back (``replay.verify_chain``);
+- **chains**: every stream's versions run 1, 2, 3 … without gaps, in the order of the log
+  (an event found after its stream's later ones is named as out of order, not as missing),
+  each event's ``prev_hash`` is its predecessor's ``hash`` and its ``hash`` is the SHA-256 of
+  its own canonical content (the rule ``ledger.domain.chain.verify_chain`` applies to one
+  stream), and a stream's times never go back (``replay.verify_chain``);
 - **shoes**: every revealed shoe's seed matches its commitment (a fixed test shoe: the
   SHA-256 of its order, ``ledger.shoes.fixed_commitment``), and every shoe names the
   algorithm SHUFFLE.md gives and a number of packs a table deals from;
@@ -94,11 +95,13 @@ class Verifier:
         self.table_credit: dict[str, bool] = {}
         self.table_players: dict[str, set[str]] = defaultdict(set)
 
-    def fault(self, where: Where, check: str, problem: str) -> None:
-        self.faults.append(Fault.at(where, check, problem))
+    def fault(self, where: Where, check: str, problem: str) -> Fault:
+        found = Fault.at(where, check, problem)
+        self.faults.append(found)
+        return found
 
-    def chain_fault(self, where: Where, problem: str) -> None:
-        self.fault(where, "chain", problem)
+    def chain_fault(self, where: Where, problem: str) -> Fault:
+        return self.fault(where, "chain", problem)
 
     def rounds_fault(self, where: Where, problem: str) -> None:
         self.fault(where, "rounds", problem)
@@ -153,6 +156,11 @@ class Verifier:
             self.unreadable(stream)
             return
         snapshots = self.snapshots
+        if snapshots is not None and not self.chains.in_order:
+            # After a gap, or read after later events of its stream: a fold that skipped an
+            # event, or took them out of order, weighs nothing (the chain's fault names it).
+            snapshots.forget(stream)
+            snapshots = None
         try:
             self.facts(where, stream, event)
             if snapshots is not None:
@@ -218,9 +226,9 @@ class Verifier:
             self.table_players[stream].add(event.player_id)
         elif isinstance(event, Shoe.Committed):
             shoes.committed(where, stream, event)
-        elif isinstance(event, Shoe.Cut) and stream in shoes.shoes:
+        elif isinstance(event, Shoe.Cut):
             shoes.cut(where, stream, event)
-        elif isinstance(event, Shoe.Revealed) and stream in shoes.shoes:
+        elif isinstance(event, Shoe.Revealed):
             shoes.revealed(where, stream, event)
         elif isinstance(event, Table.ShoeChanged):
             shoes.shoe_changed(where, stream, event)
@@ -240,6 +248,7 @@ class Verifier:
         # Each check's faults keep their order; the report sorts by position, then check.
         # Not free: the balances' sum fault is placed after every fault found before it, so
         # it comes after the checks it follows, and the checkpoint reads every fault: last.
+        self.chains.finish()
         self.shoes.finish()
         self.rounds.check(self.last)
         self.moved.finish()

@@ -1,9 +1,10 @@
 """``replay verify`` on stores damaged where the ledger never writes (auditor review, findings
-1, 3, 5 and 6): a row that holds a NULL, text or no UUID, an event forged with a field its type
-does not record or a time not in UTC, a card from a place outside its shoe. Each is a fault of
-the report, named with its event, and the pass goes on; never a traceback, never memory in
-proportion to a forged number; ``export`` refuses it in one line, and what verify passes,
-``export`` writes and ``import`` takes."""
+1, 3, 5, 6 and 10): a row that holds a NULL, text or no UUID, an event forged with a field its
+type does not record or a time not in UTC, a card from a place outside its shoe, a shoe
+committed after its first card. Each is a fault of the report, named with its event, and the
+pass goes on; never a traceback, never memory in proportion to a forged number; ``export``
+refuses a damaged event in one line, and what verify passes, ``export`` writes and ``import``
+takes."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from forgery import forge_stream
 from postgres_schemas import postgres_connect
 from psycopg import sql
 from replay_history import play_fixed_casino
-from store_checks import verified
-from tampering import first_row, set_column
+from store_checks import played, verified
+from tampering import first_row, move_to_end, position_of, set_column, swap_positions
 
 from ledger.application import TwentyOneLedger
 from replay.__main__ import main
@@ -352,6 +353,86 @@ def test_a_shoe_of_more_packs_than_any_table_deals_is_named_and_not_rebuilt(stor
         shoe,
         "the commitment says the shoe holds 1000000 packs; a table deals from 1 to 8",
     ) in [(f.check, f.stream, f.problem) for f in faults]
+
+
+# -- a stream's events out of order in the log (finding 10) -----------------------------------
+
+
+def test_a_commitment_moved_after_the_deal_is_named_as_such_not_as_a_gap(stored_round):
+    """The shoe's cut and reveal, read before its commitment, still count: the shoe is
+    neither uncut nor unrevealed (its table closed, so it was revealed)."""
+    env, path, rid = stored_round
+    shoe = _shoe_of(env, rid)
+    played(env, lambda app: app.close_table(str(app.get_round(rid).table_id)))
+    assert verified(env).shoes_checked == 1
+    cut = position_of(path, shoe, 2)
+    first_card = first_row(path, "Round.CardDealt", rid)
+    moved = move_to_end(path, shoe, 1)
+
+    report = verified(env)
+
+    assert [(f.check, f.position, f.stream, f.problem) for f in report.faults] == [
+        (
+            "chain",
+            cut,
+            shoe,
+            f"v1 of this stream appears later in the log, at position {moved}: the stream's "
+            "events are out of order",
+        ),
+        (
+            "shuffle",
+            moved,
+            shoe,
+            f"the commitment was recorded after shoe {shoe}'s first card (Round.CardDealt "
+            f"v{first_card.version} of stream {rid}, position {first_card.position}): the "
+            "shuffle was not fixed before the deal",
+        ),
+    ], report.text()
+
+
+def test_two_events_of_a_stream_swapped_in_the_log_are_out_of_order_not_missing(stored_round):
+    env, path, rid = stored_round
+    fifth, sixth = position_of(path, rid, 5), position_of(path, rid, 6)
+    swap_positions(path, fifth, sixth)
+
+    chain = [f for f in verified(env).faults if f.check == "chain"]
+
+    assert [(f.position, f.version, f.problem) for f in chain] == [
+        (
+            fifth,
+            6,
+            f"v5 of this stream appears later in the log, at position {sixth}: the stream's "
+            "events are out of order",
+        )
+    ]
+
+
+def test_an_event_moved_late_with_another_hash_is_named_at_its_link(stored_round):
+    """Out of order and altered: the late event is still held to its neighbours' hashes."""
+    env, path, rid = stored_round
+    row = first_row(path, "Round.CardDealt", rid)
+    fields = json.loads(row.state)
+    fields["prev_hash"] = "0" * 64
+    set_column(path, row.position, "state", json.dumps(fields).encode())
+    moved = move_to_end(path, rid, row.version)
+
+    chain = [(f.position, f.problem) for f in verified(env).faults if f.check == "chain"]
+
+    assert (moved, "prev_hash does not match the preceding event's hash") in chain
+    assert not any("version gap" in problem for _, problem in chain)
+
+
+def test_a_version_never_read_is_still_a_gap(stored_round):
+    env, path, rid = stored_round
+    sixth = position_of(path, rid, 6)
+    move_to_end(path, rid, 5)
+    with_gap = verified(env)
+    set_column(path, position_of(path, rid, 5), "originator_id", UUID(int=7).hex)
+
+    faults = [(f.position, f.problem) for f in verified(env).faults if f.check == "chain"]
+
+    assert any("out of order" in f.problem for f in with_gap.faults)
+    assert (sixth, "version gap: expected v5, found v6") in faults
 
 
 def test_a_time_at_another_offset_is_named_once_not_as_a_time_gone_back(stored_round):
