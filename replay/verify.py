@@ -266,7 +266,9 @@ class Verifier:
         if streams is not None:
             events = sum(self.stream_events[s] for s in streams)
             streams_seen = sum(1 for s in streams if s in self.stream_events)
-            faults = [f for f in faults if f.stream in streams or not f.stream]
+            # A fault of the whole log, or of a row whose stream id is unread (it may be any
+            # table's), is every table's.
+            faults = [f for f in faults if f.stream in streams or f.stream not in self.chains]
         shoes_checked, cards_checked, unrevealed = self.shoes.summary(table)
         credit = sorted(t for t, c in self.table_credit.items() if c)
         log = self.log_head

@@ -70,6 +70,10 @@ class Chains:
         """How many streams were read."""
         return len(self.links)
 
+    def __contains__(self, stream: object) -> bool:
+        """Whether ``stream`` is one the log holds (a row whose stream id is unread is not)."""
+        return stream in self.links
+
     def last_hash(self, stream: str) -> str | None:
         """The hash of the stream's last event read (None when it could not be decoded)."""
         return self.links[stream][0]

@@ -109,6 +109,17 @@ def test_a_row_with_no_version_or_topic_is_named_as_far_as_it_can_be(stored_roun
     )
 
 
+def test_a_row_of_no_stream_is_reported_on_every_tables_report(stored_round):
+    """A row whose stream id is unread may be any table's: ``--table`` reports it too."""
+    env, _, rid = stored_round
+    table = played(env, lambda app: str(app.get_round(rid).table_id))
+    _, row = _damaged_card(stored_round, "originator_id", "not-a-uuid", False)
+
+    faults = verified(env, table=table).faults
+
+    assert (faults[0].position, faults[0].stream) == (row.position, "not-a-uuid")
+
+
 @pytest.mark.parametrize(("column", "value", "as_text", "says"), ROWS)
 def test_export_refuses_a_row_the_ledger_never_writes_in_one_line(
     stored_round, capsysbinary, column, value, as_text, says
