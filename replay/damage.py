@@ -20,7 +20,8 @@ from eventsourcing.utils import TopicError
 
 from ledger.domain.chain import event_fields, hash_matches
 from replay import log_positions
-from replay.event_shape import misshapen
+from replay.event_shape import foreign_topic, misshapen
+from replay.stored_row import row_problem, stream_text, type_name, version_of
 
 # What the library raises when it meets such a stream.
 LIBRARY_ERRORS = (MapperDeserialisationError, OriginatorVersionError, OriginatorIDError, TopicError)
@@ -80,13 +81,36 @@ def _where(stream: Any, version: int | None, position: int | None, topic: str | 
 
 def decode(app: Any, stored: Any) -> Any:
     """The domain event of a stored event or notification, or :class:`StoreDamaged` naming it
-    (with its position when it is a notification): its bytes cannot be decoded, or it lacks
-    a field its class records or holds one of another type (``replay.event_shape``)."""
+    (with its position when it is a notification): its row holds what the ledger never writes
+    (``replay.stored_row``), its bytes cannot be decoded, or its fields are not what its
+    class records, or its topic not the ledger's for it (``replay.event_shape``)."""
+    readable(stored)
     event = decode_with(app.mapper, stored)
-    wrong = misshapen(event)
+    wrong = foreign_topic(stored.topic, event) or misshapen(event)
     if wrong is not None:
         raise altered(stored, wrong)
     return event
+
+
+def readable(stored: Any) -> None:
+    """:class:`StoreDamaged` unless the stored event's row holds a UUID, a version, a topic
+    and bytes (``replay.stored_row``)."""
+    problem = row_problem(stored)
+    if problem is None:
+        return
+    version = version_of(stored.originator_version)
+    what = type_name(stored.topic)
+    where = f"event {what + ' ' if what else ''}" + (f"v{version} " if version else "")
+    stream = stream_text(stored.originator_id)
+    position = getattr(stored, "id", None)
+    at = f" (position {position})" if position is not None else ""
+    raise StoreDamaged(
+        f"{where}of stream {stream}{at} cannot be decoded ({problem})",
+        stream=stream,
+        version=version,
+        position=position,
+        event_type=what or None,
+    )
 
 
 def decode_with(mapper: Any, stored: Any) -> Any:
@@ -291,7 +315,9 @@ class Versions:
         self._next: dict[Any, int] = {}
 
     def check(self, stored: Any) -> None:
-        """Raise :class:`StoreDamaged` unless ``stored`` (a notification) is its stream's next."""
+        """Raise :class:`StoreDamaged` unless ``stored`` (a notification) is its stream's next
+        (and its row can be read: ``readable``)."""
+        readable(stored)
         stream, version = stored.originator_id, stored.originator_version
         expected = self._next.get(stream, 1)
         if version != expected:

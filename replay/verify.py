@@ -2,12 +2,14 @@
 
 One pass over the notification log (global order) checks:
 
-- **chains**: every stream's versions run 1, 2, 3 … without gaps, each event's ``prev_hash``
-  is its predecessor's ``hash`` and its ``hash`` is the SHA-256 of its own canonical content
-  (the rule ``ledger.domain.chain.verify_chain`` applies to one stream), and a stream's
-  times never go back (``replay.verify_chain``);
+- **chains**: every stream's versions run 1, 2, 3 … without gaps, in the order of the log
+  (an event found after its stream's later ones is named as out of order, not as missing),
+  each event's ``prev_hash`` is its predecessor's ``hash`` and its ``hash`` is the SHA-256 of
+  its own canonical content (the rule ``ledger.domain.chain.verify_chain`` applies to one
+  stream), and a stream's times never go back (``replay.verify_chain``);
 - **shoes**: every revealed shoe's seed matches its commitment (a fixed test shoe: the
-  SHA-256 of its order, ``ledger.shoes.fixed_commitment``);
+  SHA-256 of its order, ``ledger.shoes.fixed_commitment``), and every shoe names the
+  algorithm SHUFFLE.md gives and a number of packs a table deals from;
 - **cards**: every dealt, burned or cut card (``card``, ``shoe``, ``shoe_index``) is the card
   at that place of its shoe's dealing order (``ledger.shuffle.dealing_order``), and each
   shoe's places are drawn one after another from its start, none skipped or drawn twice, as
@@ -32,8 +34,11 @@ One pass over the notification log (global order) checks:
   same, so no event up to it changed in any stream (``replay.verify_head``,
   ``replay.log_digest``).
 
-An event that cannot be decoded, or whose fields are not those its type records, is a fault
-itself, and its stream is then held neither to its money nor to its snapshots.
+A stored row that holds what the ledger never writes (a NULL, text for bytes, a stream id that
+is no UUID: ``replay.stored_row``), an event that cannot be decoded, or one whose fields are
+not those its type records (all the export's schema asks, a time in UTC included:
+``replay.event_shape``) is a fault itself, and its stream is then held neither to its money
+nor to its snapshots. Nothing a stored row holds stops the pass.
 
 Faults are reported in the order of the log; the first one names the event at fault
 (``replay.verify_report``).
@@ -50,8 +55,9 @@ from ledger.domain.shoe import Shoe
 from ledger.domain.table import Table
 from ledger.domain.transfers import FundsTransferredBase
 from replay.damage import ALTERED
-from replay.event_shape import misshapen
+from replay.event_shape import foreign_topic, misshapen
 from replay.store import not_a, notifications, stream_kind
+from replay.stored_row import row_problem, stream_text, type_name, version_of
 from replay.verify_balances import Balances
 from replay.verify_chain import Chains
 from replay.verify_head import LogHead, parse_head
@@ -89,11 +95,13 @@ class Verifier:
         self.table_credit: dict[str, bool] = {}
         self.table_players: dict[str, set[str]] = defaultdict(set)
 
-    def fault(self, where: Where, check: str, problem: str) -> None:
-        self.faults.append(Fault.at(where, check, problem))
+    def fault(self, where: Where, check: str, problem: str) -> Fault:
+        found = Fault.at(where, check, problem)
+        self.faults.append(found)
+        return found
 
-    def chain_fault(self, where: Where, problem: str) -> None:
-        self.fault(where, "chain", problem)
+    def chain_fault(self, where: Where, problem: str) -> Fault:
+        return self.fault(where, "chain", problem)
 
     def rounds_fault(self, where: Where, problem: str) -> None:
         self.fault(where, "rounds", problem)
@@ -111,27 +119,32 @@ class Verifier:
 
     def feed(self, notification: Any, mapper: Any) -> None:
         self.events += 1
+        problem = row_problem(notification)
+        if problem is not None:  # a row the ledger never writes: NULL, text, no UUID …
+            where = Where(
+                notification.id,
+                stream_text(notification.originator_id),
+                version_of(notification.originator_version),
+                type_name(notification.topic),
+            )
+            self.cannot_read(notification, where, f"the stored event cannot be decoded ({problem})")
+            return
         stream = str(notification.originator_id)
         version = notification.originator_version
-        type_name = notification.topic.rsplit(":", 1)[-1]
-        self.stream_events[stream] += 1
         try:
             event = mapper.to_domain_event(notification)
         except Exception as error:  # a stored row that no longer decodes is itself a fault
-            where = Where(notification.id, stream, version, type_name)
-            self.fault(where, "decode", f"the stored event cannot be decoded ({error})")
-            self.unreadable(stream)
-            self.chains.undecodable(stream, version)
-            self.last[stream] = where
-            self.log_head.add(notification, where, None)
+            where = Where(notification.id, stream, version, type_name(notification.topic))
+            self.cannot_read(notification, where, f"the stored event cannot be decoded ({error})")
             return
+        self.stream_events[stream] += 1
         where = Where(notification.id, stream, version, type(event).__qualname__)
         intact = self.chains.check(where, event)
-        self.last[stream] = where
-        self.log_head.add(notification, where, self.chains.last_hash(stream))
+        self.read(where)
+        self.log_head.add(notification, where, self.chains.own_hash)
         # JSON that still parses but lost a field, or holds text for a number, decodes without
         # complaint: every later check would meet it as an AttributeError or a wrong sum.
-        wrong = misshapen(event)
+        wrong = foreign_topic(notification.topic, event) or misshapen(event)
         if wrong is not None:
             problem = (
                 f"the stored event was altered: {ALTERED} ({wrong})"
@@ -142,11 +155,40 @@ class Verifier:
             self.fault(where, "decode", problem)
             self.unreadable(stream)
             return
-        self.facts(where, stream, event)
-        if self.snapshots is not None:
-            if version == 1:
-                self.snapshots.first_event(where, event)
-            self.snapshots.feed(where, event)
+        snapshots = self.snapshots
+        if snapshots is not None and not self.chains.in_order:
+            # After a gap, or read after later events of its stream: a fold that skipped an
+            # event, or took them out of order, weighs nothing (the chain's fault names it).
+            snapshots.forget(stream)
+            snapshots = None
+        try:
+            self.facts(where, stream, event)
+            if snapshots is not None:
+                if version == 1:
+                    snapshots.first_event(where, event)
+                snapshots.feed(where, event)
+        except Exception as error:  # a value no check expects: named, and the pass goes on
+            self.fault(
+                where, "decode", f"the event cannot be checked ({type(error).__name__}: {error})"
+            )
+            self.unreadable(stream)
+
+    def cannot_read(self, notification: Any, where: Where, problem: str) -> None:
+        """A stored event that cannot be read or decoded: a fault, and its stream no longer
+        held to its money and snapshots; the chain and the log's digest go on past it."""
+        self.stream_events[where.stream] += 1
+        self.fault(where, "decode", problem)
+        self.unreadable(where.stream)
+        if isinstance(notification.originator_id, UUID):  # else of no stream the log holds
+            self.chains.undecodable(where)
+        self.read(where)
+        self.log_head.add(notification, where, None)
+
+    def read(self, where: Where) -> None:
+        """``where`` is the stream's last event read, unless a later version was read before."""
+        last = self.last.get(where.stream)
+        if last is None or last.version is None or (where.version or 0) > last.version:
+            self.last[where.stream] = where
 
     def unreadable(self, stream: str) -> None:
         """A stream with an event that cannot be read (a fault names it) is not held to its
@@ -184,9 +226,9 @@ class Verifier:
             self.table_players[stream].add(event.player_id)
         elif isinstance(event, Shoe.Committed):
             shoes.committed(where, stream, event)
-        elif isinstance(event, Shoe.Cut) and stream in shoes.shoes:
+        elif isinstance(event, Shoe.Cut):
             shoes.cut(where, stream, event)
-        elif isinstance(event, Shoe.Revealed) and stream in shoes.shoes:
+        elif isinstance(event, Shoe.Revealed):
             shoes.revealed(where, stream, event)
         elif isinstance(event, Table.ShoeChanged):
             shoes.shoe_changed(where, stream, event)
@@ -206,6 +248,7 @@ class Verifier:
         # Each check's faults keep their order; the report sorts by position, then check.
         # Not free: the balances' sum fault is placed after every fault found before it, so
         # it comes after the checks it follows, and the checkpoint reads every fault: last.
+        self.chains.finish()
         self.shoes.finish()
         self.rounds.check(self.last)
         self.moved.finish()
@@ -223,7 +266,9 @@ class Verifier:
         if streams is not None:
             events = sum(self.stream_events[s] for s in streams)
             streams_seen = sum(1 for s in streams if s in self.stream_events)
-            faults = [f for f in faults if f.stream in streams or not f.stream]
+            # A fault of the whole log, or of a row whose stream id is unread (it may be any
+            # table's), is every table's.
+            faults = [f for f in faults if f.stream in streams or f.stream not in self.chains]
         shoes_checked, cards_checked, unrevealed = self.shoes.summary(table)
         credit = sorted(t for t, c in self.table_credit.items() if c)
         log = self.log_head
@@ -239,7 +284,7 @@ class Verifier:
             balances_sum=self.balances.total,
             snapshots_checked=self.snapshots_checked(streams),
             head_position=0 if head is None else head.position,
-            head_hash=None if head is None else self.chains.last_hash(head.stream),
+            head_hash=log.head_hash,
             head_digest=None if head is None else log.digest,
             expected_head_note=log.note,
             expected_head=None if log.expect is None else ":".join(map(str, log.expect)),

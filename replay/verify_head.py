@@ -38,9 +38,11 @@ class LogHead:
         self.digest = START  # the log's running digest (replay.log_digest)
         self.note = ""
         self.head: Where | None = None
+        self.head_hash: str | None = None  # the hash the last event carries (None: unread)
 
     def add(self, notification: Any, where: Where, event_hash: str | None) -> None:
         self.head = where
+        self.head_hash = event_hash if isinstance(event_hash, str) else None
         if not isinstance(event_hash, str):
             event_hash = raw_hash(notification.state)
         self.digest = next_digest(

@@ -14,8 +14,8 @@ CHECKS = ("decode", "chain", "shuffle", "money", "rounds", "snapshot", "head")
 class Where:
     position: int
     stream: str
-    version: int
-    type: str
+    version: int | None  # None: a stored row whose version is no version (replay.stored_row)
+    type: str  # "": a stored row whose topic is no text
 
     def snapshot(self, version: int | None = None) -> Where:
         """The stored snapshot of this stream at ``version`` (default: this event's)."""
@@ -32,7 +32,7 @@ OnFault = Callable[[Where, str], None]
 class Fault:
     position: int
     stream: str
-    version: int
+    version: int | None
     type: str
     check: str  # one of CHECKS
     problem: str
@@ -44,8 +44,10 @@ class Fault:
     def describe(self) -> str:
         if not self.stream:  # a fault of the whole log, not of one event
             return f"the log (position {self.position}): {self.problem}"
+        # A row whose topic or version cannot be read: "event v4", "Round.Ended".
+        version = "" if self.version is None else f" v{self.version}"
         return (
-            f"{self.type} v{self.version} of stream {self.stream} "
+            f"{self.type or 'event'}{version} of stream {self.stream} "
             f"(position {self.position}): {self.problem}"
         )
 

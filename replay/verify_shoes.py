@@ -9,7 +9,7 @@ from typing import Any
 
 from replay.verify_report import OnFault, Where
 from replay.verify_shoe_log import check_fixed_first, check_retired
-from replay.verify_shuffle import ShoeRecord, check_cards, check_stocks
+from replay.verify_shuffle import ShoeRecord, check_algorithms, check_cards, check_stocks
 
 
 class ShoesAndCards:
@@ -25,6 +25,10 @@ class ShoesAndCards:
         self.table_shoe: dict[str, str] = {}  # each table's shoe in use
         self.shoe_replaced: dict[str, tuple[Where, str]] = {}  # by the ShoeChanged, to shoe
         self.table_closed: dict[str, Where] = {}
+        # A shoe's events read before its commitment (which is then out of order in its
+        # stream, a fault of the chain): kept for it, so only that fault is named.
+        self.early: dict[str, list[tuple[Any, Where, Any]]] = defaultdict(list)
+        self.placed: dict[str, Any] = {}  # each shoe's ShoeChanged (start, size), by shoe
 
     def card(self, where: Where, stream: str, event: Any, dealt: bool) -> None:
         """A card dealt (into a hand of the round ``stream``), burned or cut for the deal."""
@@ -42,15 +46,25 @@ class ShoesAndCards:
         self.replaced.append((where, stream, str(event.shoe), +self.in_hands[stream]))
 
     def committed(self, where: Where, stream: str, event: Any) -> None:
-        self.shoes[stream] = ShoeRecord.committed_by(event, where)
+        shoe = self.shoes[stream] = ShoeRecord.committed_by(event, where)
+        if stream in self.placed:
+            shoe.start, shoe.size = self.placed[stream]
+        for apply, early_where, early_event in self.early.pop(stream, ()):
+            apply(early_where, stream, early_event)
 
     def cut(self, where: Where, stream: str, event: Any) -> None:
-        shoe = self.shoes[stream]
+        shoe = self.shoes.get(stream)
+        if shoe is None:
+            self.early[stream].append((self.cut, where, event))
+            return
         shoe.cut = event.cut
         shoe.cut_where = where
 
     def revealed(self, where: Where, stream: str, event: Any) -> None:
-        shoe = self.shoes[stream]
+        shoe = self.shoes.get(stream)
+        if shoe is None:
+            self.early[stream].append((self.revealed, where, event))
+            return
         shoe.revealed = where
         shoe.server_seed = event.server_seed
         shoe.fixed_order = list(event.fixed_order)
@@ -62,13 +76,16 @@ class ShoesAndCards:
         if previous is not None and previous != shoe_id:
             self.shoe_replaced.setdefault(previous, (where, shoe_id))
         self.table_shoe[table] = shoe_id
+        self.placed[shoe_id] = (event.start, event.size)
         if shoe_id in self.shoes:
-            self.shoes[shoe_id].start = event.start
+            shoe = self.shoes[shoe_id]
+            shoe.start, shoe.size = event.start, event.size
 
     def table_closed_at(self, where: Where, table: str) -> None:
         self.table_closed.setdefault(table, where)
 
     def finish(self) -> None:
+        check_algorithms(self.shoes, self.fault)
         check_cards(self.shoes, self.cards, self.fault)
         check_fixed_first(self.shoes, self.cards, self.fault)
         check_retired(self.shoes, self.shoe_replaced, self.table_closed, self.fault)

@@ -15,9 +15,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ledger.cards import packs_less, unshuffled
+from ledger.domain.shoe import FIXED_ALGORITHM
 from ledger.shoes import fixed_commitment
-from ledger.shuffle import dealing_order, verify_seed
+from ledger.shuffle import ALGORITHM, dealing_order, verify_seed
 from replay.verify_report import OnFault, Where
+
+# The most packs a table deals from (a casino table's ``decks``, 1 to 8: ledger.rules.casino).
+# A shoe said to hold more was not committed by the ledger, and is not rebuilt: its cards
+# would take memory in proportion to the number forged.
+MOST_PACKS = 8
 
 
 @dataclass
@@ -29,6 +35,7 @@ class ShoeRecord:
     nonce: int
     packs: int
     fixed: bool
+    algorithm: str
     stock: list[str] | None = None  # a shoe of the used cards (VU-29)
     cut: int | None = None
     cut_where: Where | None = None
@@ -37,6 +44,17 @@ class ShoeRecord:
     fixed_order: list[str] = field(default_factory=list)
     cards_dealt: int | None = None  # as its reveal records it
     start: int = 0  # its first place, as the table's ShoeChanged records it
+    size: int | None = None  # its cards, as the table's ShoeChanged records them
+
+    @property
+    def places(self) -> int | None:
+        """How many places the shoe has: as its table recorded it, else as its commitment
+        says (a fixed test shoe's order is known only from its reveal)."""
+        if self.size is not None:
+            return self.size
+        if self.stock is not None:
+            return len(self.stock)
+        return None if self.fixed else 52 * self.packs
 
     @classmethod
     def committed_by(cls, event: Any, where: Where) -> ShoeRecord:
@@ -48,8 +66,28 @@ class ShoeRecord:
             nonce=event.nonce,
             packs=event.packs,
             fixed=event.fixed,
+            algorithm=event.algorithm,
             stock=event.stock,
         )
+
+
+def check_algorithms(shoes: dict[str, ShoeRecord], fault: OnFault) -> None:
+    """Every shoe names the algorithm SHUFFLE.md gives (a fixed test shoe, its own) and a
+    number of packs a table deals from; named at its commitment."""
+    for shoe in shoes.values():
+        wanted = FIXED_ALGORITHM if shoe.fixed else ALGORITHM
+        if shoe.algorithm != wanted:
+            fault(
+                shoe.committed,
+                f"the commitment names the algorithm {shoe.algorithm!r}, not {wanted!r}, the "
+                f"one SHUFFLE.md gives{' a fixed test shoe' if shoe.fixed else ''}",
+            )
+        if not 1 <= shoe.packs <= MOST_PACKS:
+            fault(
+                shoe.committed,
+                f"the commitment says the shoe holds {shoe.packs} packs; a table deals from 1 "
+                f"to {MOST_PACKS}",
+            )
 
 
 def shoe_order(shoe: ShoeRecord, fault: OnFault) -> tuple[str, ...] | None:
@@ -57,6 +95,8 @@ def shoe_order(shoe: ShoeRecord, fault: OnFault) -> tuple[str, ...] | None:
     order does not match the commitment or the shoe cannot be rebuilt."""
     where = shoe.revealed
     assert where is not None
+    if not 1 <= shoe.packs <= MOST_PACKS:  # named at its commitment (check_algorithms)
+        return None
     if shoe.fixed:
         if fixed_commitment(shoe.fixed_order) != shoe.commitment:
             fault(where, "the revealed fixed order does not match the commitment")
@@ -95,13 +135,19 @@ def check_cards(
     used: dict[tuple[str, int], Where] = {}
     following: dict[str, int] = {}  # each shoe's next place to draw
     # A gap is named once the log is read: a place drawn late fills it (the cards' events
-    # were re-ordered, not removed), and then only the late card is named.
-    gaps: list[tuple[Where, str, set[int]]] = []  # (where, problem, places still missing)
-    missing: dict[tuple[str, int], set[int]] = {}  # each missing place -> its gap's places
+    # were re-ordered, not removed), and then only the late card is named. Its places are
+    # kept as a range, those drawn late as a set: nothing in proportion to a forged place.
+    gaps: list[tuple[Where, str, range, set[int]]] = []  # (where, problem, places, drawn late)
+    open_gaps: dict[str, list[tuple[range, set[int]]]] = {}  # each shoe's
     for where, shoe_id, index, card in cards:
         shoe = shoes.get(shoe_id)
         if shoe is None:
             fault(where, f"card {card} names shoe {shoe_id}, never committed")
+            continue
+        size = shoe.places
+        if index < 0 or (size is not None and index >= size):
+            held = "" if size is None else f" of {size} cards"
+            fault(where, f"shoe {shoe_id} place {index} is outside the shoe{held} (card {card})")
             continue
         expected = following.get(shoe_id, shoe.start)
         earlier = used.get((shoe_id, index))
@@ -116,7 +162,10 @@ def check_cards(
                 f"shoe {shoe_id} place {index} is drawn after place {expected - 1}: the cards' "
                 "events are out of order",
             )
-            missing.pop((shoe_id, index), set()).discard(index)
+            for places, late in open_gaps.get(shoe_id, ()):
+                if index in places:
+                    late.add(index)
+                    break
         elif index > expected:
             problem = missing_places(shoe_id, expected, index, f"place {index} was")
             before = used.get((shoe_id, expected - 1))
@@ -127,23 +176,23 @@ def check_cards(
                     f", between place {expected - 1} ({before.type} v{before.version} of "
                     f"stream {before.stream}, position {before.position}) and this card"
                 )
-            places = set(range(expected, index))
-            gaps.append((where, problem, places))
-            missing.update(((shoe_id, place), places) for place in places)
+            gap = (range(expected, index), set[int]())
+            gaps.append((where, problem, *gap))
+            open_gaps.setdefault(shoe_id, []).append(gap)
         used[(shoe_id, index)] = where
         following[shoe_id] = max(expected, index + 1)
         if shoe_id not in orders:
             continue
         order = orders[shoe_id]
-        if not 0 <= index < len(order):
+        if index >= len(order):
             fault(where, f"shoe {shoe_id} has no place {index}")
         elif order[index] != card:
             fault(
                 where,
                 f"card {card} at place {index} of shoe {shoe_id}; the shuffle gives {order[index]}",
             )
-    for where, problem, places in gaps:
-        if places:  # some place of the gap was never drawn
+    for where, problem, places, late in gaps:
+        if len(late) < len(places):  # some place of the gap was never drawn
             fault(where, problem)
     for shoe_id, shoe in shoes.items():
         # The reveal counts the cards dealt: fewer in the log means the last were removed.
@@ -186,6 +235,8 @@ def check_stocks(
         if shoe is None:
             fault(where, f"the round's new shoe {shoe_id} was never committed")
             continue
+        if not 1 <= shoe.packs <= MOST_PACKS:
+            continue  # named at its commitment (check_algorithms)
         if shoe.stock is None or list(shoe.stock) != packs_less(shoe.packs, in_hands):
             fault(
                 shoe.committed,

@@ -48,10 +48,13 @@ def forge_stream(env: dict, stream: str, change: Callable[[list], list]) -> None
 def _rechained(events: list) -> list:
     prev, out = GENESIS, []
     for version, event in enumerate(events, start=1):
+        # A field the class does not declare (set on the event by ``change``) is kept, and
+        # hashed, as a forger writing the stored JSON would keep it.
+        declared = {f.name for f in dataclasses.fields(event)}
+        extra = {k: v for k, v in vars(event).items() if k not in declared}
         event = dataclasses.replace(event, originator_version=version, prev_hash=prev)
-        event = dataclasses.replace(
-            event, hash=event_hash(type(event).__qualname__, dict(vars(event)))
-        )
+        vars(event).update(extra)
+        vars(event)["hash"] = event_hash(type(event).__qualname__, dict(vars(event)))
         prev = event.hash
         out.append(event)
     return out

@@ -89,6 +89,44 @@ def delete_event(path: Path, stream: str, version: int) -> int:
     return position
 
 
+def position_of(path: Path, stream: str, version: int) -> int:
+    """The position (rowid) of event ``version`` of ``stream``."""
+    with sqlite3.connect(path) as db:
+        return _position(db, stream, version)
+
+
+# What SQLite lets a column hold that the recorder never writes there.
+COLUMNS = ("originator_id", "originator_version", "topic", "state")
+
+
+def set_column(path: Path, position: int, column: str, value, *, as_text: bool = False) -> None:
+    """Overwrite one column of the stored event at ``position`` with ``value`` (a NULL, text
+    where bytes were, a number …); ``as_text``: ``value`` (bytes) stored as text as it is,
+    UTF-8 or not (``CAST(x'…' AS TEXT)``, which Python's driver cannot read back)."""
+    assert column in COLUMNS, column
+    cast = "CAST(? AS TEXT)" if as_text else "?"
+    with sqlite3.connect(path) as db:
+        db.execute(f"update stored_events set {column}={cast} where rowid=?", (value, position))
+
+
+def move_to_end(path: Path, stream: str, version: int) -> int:
+    """Move event ``version`` of ``stream`` to the end of the log (a new position after the
+    last), as an event recorded late would stand; its new position."""
+    with sqlite3.connect(path) as db:
+        position = _position(db, stream, version)
+        (last,) = db.execute("select max(rowid) from stored_events").fetchone()
+        db.execute("update stored_events set rowid=? where rowid=?", (last + 1, position))
+    return last + 1
+
+
+def swap_positions(path: Path, first: int, second: int) -> None:
+    """Swap the places in the log of the stored events at two positions."""
+    with sqlite3.connect(path) as db:
+        db.execute("update stored_events set rowid=-1 where rowid=?", (first,))
+        db.execute("update stored_events set rowid=? where rowid=?", (first, second))
+        db.execute("update stored_events set rowid=? where rowid=-1", (second,))
+
+
 def delete_rows(path: Path, where: str, *params) -> None:
     """Delete the stored events ``where`` (an SQL condition) holds."""
     with sqlite3.connect(path) as db:

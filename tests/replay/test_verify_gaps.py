@@ -21,6 +21,7 @@ from tampering import alter
 
 from ledger.application import TwentyOneLedger
 from ledger.config import store_env as build
+from ledger.shuffle import ALGORITHM
 from replay.__main__ import main
 from replay.verify import NotATable, verify
 
@@ -332,7 +333,7 @@ def test_a_used_card_shoe_no_round_ran_out_into_is_named(memory_env):
             packs=1,
             commitment="0" * 64,
             client_seed="c",
-            algorithm="hmac-sha256",
+            algorithm=ALGORITHM,  # the one SHUFFLE.md names (verify holds shoes to it)
             fixed=False,
             clause="VU-29",
             actor="forger",
@@ -396,7 +397,7 @@ def _forged_used_card_shoe(app: TwentyOneLedger, stock: list[str]):
         packs=1,
         commitment=commitment(seed),
         client_seed="c",
-        algorithm="hmac-sha256",
+        algorithm=ALGORITHM,  # the one SHUFFLE.md names (verify holds shoes to it)
         fixed=False,
         clause="VU-29",
         actor="forger",
