@@ -173,7 +173,7 @@ class Verifier:
         elif isinstance(event, Table.RoundClosed):
             self.rounds.closed.setdefault(str(event.round_id), where)
         elif isinstance(event, Round.Started):
-            self.rounds.started(stream, event)
+            self.rounds.started(stream, event, where)
         elif isinstance(event, Round.Ended):
             self.rounds.ended[stream] = where
         elif isinstance(event, Table.PoolOpened):

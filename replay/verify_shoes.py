@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from replay.verify_report import OnFault, Where
-from replay.verify_shoe_log import check_fixed_first, check_retired
+from replay.verify_shoe_log import check_fixed_first, check_retired, check_table_records
 from replay.verify_shuffle import ShoeRecord, check_cards, check_stocks
 
 
@@ -25,6 +25,8 @@ class ShoesAndCards:
         self.table_shoe: dict[str, str] = {}  # each table's shoe in use
         self.shoe_replaced: dict[str, tuple[Where, str]] = {}  # by the ShoeChanged, to shoe
         self.table_closed: dict[str, Where] = {}
+        self.put_in_use: set[str] = set()  # every shoe a table's ShoeChanged names
+        self.reveal_reason: dict[str, str] = {}  # each revealed shoe's, as its reveal says it
 
     def card(self, where: Where, stream: str, event: Any, dealt: bool) -> None:
         """A card dealt (into a hand of the round ``stream``), burned or cut for the deal."""
@@ -55,6 +57,7 @@ class ShoesAndCards:
         shoe.server_seed = event.server_seed
         shoe.fixed_order = list(event.fixed_order)
         shoe.cards_dealt = event.cards_dealt
+        self.reveal_reason[stream] = event.reason
 
     def shoe_changed(self, where: Where, table: str, event: Any) -> None:
         shoe_id = str(event.shoe_id)
@@ -62,6 +65,7 @@ class ShoesAndCards:
         if previous is not None and previous != shoe_id:
             self.shoe_replaced.setdefault(previous, (where, shoe_id))
         self.table_shoe[table] = shoe_id
+        self.put_in_use.add(shoe_id)
         if shoe_id in self.shoes:
             self.shoes[shoe_id].start = event.start
 
@@ -72,6 +76,9 @@ class ShoesAndCards:
         check_cards(self.shoes, self.cards, self.fault)
         check_fixed_first(self.shoes, self.cards, self.fault)
         check_retired(self.shoes, self.shoe_replaced, self.table_closed, self.fault)
+        check_table_records(
+            self.shoes, self.put_in_use, self.reveal_reason, self.table_closed, self.fault
+        )
         check_stocks(self.shoes, self.replaced, self.fault)
 
     def summary(self, table: str | None) -> tuple[int, int, list[dict[str, Any]]]:

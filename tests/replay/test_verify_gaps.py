@@ -342,8 +342,16 @@ def test_a_used_card_shoe_no_round_ran_out_into_is_named(memory_env):
         report = verify(app)
     finally:
         app.close()
+    # The forged shoe is named twice: no table put it in use, and no round ran out into it.
     assert [(f.stream, f.check, f.problem) for f in report.faults] == [
-        (str(shoe.id), "shuffle", "a shoe of used cards no round replaced its shoe with")
+        (
+            str(shoe.id),
+            "shuffle",
+            f"table {table}'s Table.ShoeChanged for shoe {shoe.id} is missing: the shoe was "
+            "committed for the table at position 2, and a shoe is put in use at its table in "
+            "the same write",
+        ),
+        (str(shoe.id), "shuffle", "a shoe of used cards no round replaced its shoe with"),
     ]
 
 
