@@ -56,6 +56,7 @@ from replay.verify_balances import Balances
 from replay.verify_chain import Chains
 from replay.verify_head import LogHead, parse_head
 from replay.verify_money import MoneyMoved
+from replay.verify_positions import Positions, gapless_store
 from replay.verify_report import CHECKS, Fault, Report, Where
 from replay.verify_rounds import Rounds
 from replay.verify_shoes import ShoesAndCards
@@ -79,6 +80,7 @@ class Verifier:
         self.snapshots = None if app is None else Snapshots(app, self.snapshot_fault)
         self.log_head = LogHead(expect_head)
         self.chains = Chains(self.chain_fault)
+        self.positions = Positions(gapless_store(app), self.positions_fault)  # SQLite, memory
         self.rounds = Rounds(self.rounds_fault)
         self.shoes = ShoesAndCards(self.shuffle_fault)
         self.balances = Balances(self.faults)
@@ -94,6 +96,9 @@ class Verifier:
 
     def chain_fault(self, where: Where, problem: str) -> None:
         self.fault(where, "chain", problem)
+
+    def positions_fault(self, where: Where, problem: str) -> None:
+        self.fault(where, "positions", problem)
 
     def rounds_fault(self, where: Where, problem: str) -> None:
         self.fault(where, "rounds", problem)
@@ -111,6 +116,7 @@ class Verifier:
 
     def feed(self, notification: Any, mapper: Any) -> None:
         self.events += 1
+        self.positions.feed(notification)
         stream = str(notification.originator_id)
         version = notification.originator_version
         type_name = notification.topic.rsplit(":", 1)[-1]
@@ -206,6 +212,7 @@ class Verifier:
         # Each check's faults keep their order; the report sorts by position, then check.
         # Not free: the balances' sum fault is placed after every fault found before it, so
         # it comes after the checks it follows, and the checkpoint reads every fault: last.
+        self.positions.finish()
         self.shoes.finish()
         self.rounds.check(self.last)
         self.moved.finish()
