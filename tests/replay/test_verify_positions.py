@@ -38,9 +38,7 @@ def test_a_whole_stream_deleted_is_named_by_the_hole_it_leaves(sqlite_file):
     report = verified(env)
 
     assert not report.ok
-    assert [(f.check, f.position, f.stream) for f in report.faults] == [
-        ("positions", dora_at, "")
-    ]
+    assert [(f.check, f.position, f.stream) for f in report.faults] == [("positions", dora_at, "")]
     assert report.first.describe().startswith(
         f"the log (position {dora_at}): position {dora_at} is missing (between "
         f"Player.FundsTransferred v2 of stream {ann} (position {dora_at - 1}) and "

@@ -64,9 +64,7 @@ def test_a_closed_tables_dropped_closing_is_named_by_the_shoe_revealed_when_it_c
     report = verified(env)
 
     assert not report.ok
-    ((kind, stream, problem),) = [
-        f for f in _faults(report, "shuffle") if "Table.Closed" in f[2]
-    ]
+    ((kind, stream, problem),) = [f for f in _faults(report, "shuffle") if "Table.Closed" in f[2]]
     assert (kind, stream) == ("Shoe.Revealed", shoe)
     assert problem.startswith(
         f"table {table}'s Table.Closed is missing: shoe {shoe} was revealed because the table "
@@ -141,9 +139,7 @@ def test_a_rounds_closing_forged_out_of_its_table_is_named_by_the_round_opened_a
         env,
         table,
         lambda events: [
-            e
-            for e in events
-            if not (isinstance(e, Table.RoundClosed) and str(e.round_id) == first)
+            e for e in events if not (isinstance(e, Table.RoundClosed) and str(e.round_id) == first)
         ],
     )
 
