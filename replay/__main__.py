@@ -119,6 +119,7 @@ def cmd_audit(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
             return _fail(args, str(error))
     print(json.dumps(audit, indent=2, sort_keys=True, default=str))
     checks = [audit["chain"], audit["money_reconciles"], audit["committed_before_deal"]]
+    checks.append(audit["table_record"])  # the round's end as its table recorded it
     checks.append(audit["divided_settlements"])  # ok null (no division) is no failure
     checks.append(audit["rederived"])  # ok null (a round in play) is no failure
     checks += [shoe["check"] for shoe in audit["shoes"]]
