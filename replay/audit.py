@@ -4,9 +4,10 @@
 
 - ``events``: every event of the round's stream in order, with its ``position`` in the
   application's notification log (the global order ``replay export`` and ``verify`` show),
-  version, type, UTC time, and the actor, hand, card, amount and clause(s) when the event has
+  version, type, UTC time, its actor (``ledger`` for an event the rules write, which records
+  none: ``replay.audit_events``), and the hand, card, amount and clause(s) when the event has
   them, plus the event's own fields (``data``); every other event the audit lists (a
-  transfer, a shoe's) carries its position too;
+  transfer, a shoe's) carries its position and actor too;
 - ``hands`` (and ``dealer``): each hand's stakes, its totals as they moved (after each card,
   split or ace choice), and its settlement: outcome, the clauses with their texts
   (``replay/clauses.json``), the arithmetic ``stake × multiplier = raw``, the rounding as
@@ -158,6 +159,9 @@ def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
         cause = reveal_cause(app, read, table[1])
         if cause is not None and shoe["recorded"]["revealed"] is not None:
             shoe["recorded"]["revealed"].update(cause)
+            for entry in shoe["events"]:  # the reveal's entry names who retired the shoe too
+                if entry["type"] == "Revealed":
+                    entry["actor"] = cause["actor"]
     return {
         "scope": FULL_SCOPE,  # a player's own audit narrows it (api/resources/audit_view.py)
         "round_id": rid,
