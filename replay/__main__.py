@@ -94,8 +94,8 @@ def cmd_round(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
 def cmd_table(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
     try:
         moment = timetravel.parse_time(args.at)
-    except ValueError:
-        return _fail(args, f"--at wants an ISO 8601 time, got {args.at!r}", 2)
+    except ValueError as error:  # no time, or one UTC cannot hold (the year 10000)
+        return _fail(args, f"--at {error}", 2)
     with ledger(env) as app:
         try:
             state = timetravel.table_at(app, args.id, moment)
