@@ -271,7 +271,8 @@ def _damaged(args: argparse.Namespace, data: dict[str, Any], text: str, code: in
 
 
 def _reader_gone() -> int:
-    """The reader of stdout went away (``verify | head -1``): end quietly, as a program that
+    """The reader of stdout went away before it was all written (``export | head -c 10``;
+    not ``verify | head -1``, whose report the pipe takes whole): end quietly, as a program that
     SIGPIPE ends does, with its exit status, 128 + SIGPIPE (141), which says nothing about the
     store. stdout is pointed at /dev/null so that the interpreter's flush at exit cannot meet
     the closed pipe again and print a traceback."""
