@@ -30,7 +30,10 @@ STAKE_REASONS = {
     "double_down": "Doubled down",
     "dealer_double": "Doubled by the dealer's “double”",
 }
-AUTOMATIC = "Automatic (by the rules)"
+# Who acted, where a player's view hides it (who stood on a hand he cannot see, a hand's
+# close): every event of the audit names its actor otherwise (``replay.audit_events``), the
+# ledger for those the rules write.
+NOT_SHOWN = "Not shown to you"
 SPECIAL_ACTORS = {
     "house": "The house (casino dealer)",
     "ledger": "The ledger (automatic)",
@@ -59,9 +62,8 @@ def people(report: dict[str, Any]) -> dict[str, str]:
 
 
 def who(actor: Any, names: dict[str, str]) -> str:
-    # Events with no actor (a phase change, a settlement) follow from the rules by themselves.
     if not actor:
-        return AUTOMATIC
+        return NOT_SHOWN
     actor = str(actor)
     if actor in SPECIAL_ACTORS:
         return SPECIAL_ACTORS[actor]

@@ -94,8 +94,8 @@ def cmd_round(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
 def cmd_table(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
     try:
         moment = timetravel.parse_time(args.at)
-    except ValueError:
-        return _fail(args, f"--at wants an ISO 8601 time, got {args.at!r}", 2)
+    except ValueError as error:  # no time, or one UTC cannot hold (the year 10000)
+        return _fail(args, f"--at {error}", 2)
     with ledger(env) as app:
         try:
             state = timetravel.table_at(app, args.id, moment)
@@ -119,6 +119,7 @@ def cmd_audit(args: argparse.Namespace, env: Mapping[str, str] | None) -> int:
             return _fail(args, str(error))
     print(json.dumps(audit, indent=2, sort_keys=True, default=str))
     checks = [audit["chain"], audit["money_reconciles"], audit["committed_before_deal"]]
+    checks.append(audit["table_record"])  # the round's end as its table recorded it
     checks.append(audit["divided_settlements"])  # ok null (no division) is no failure
     checks.append(audit["rederived"])  # ok null (a round in play) is no failure
     checks += [shoe["check"] for shoe in audit["shoes"]]
@@ -270,7 +271,8 @@ def _damaged(args: argparse.Namespace, data: dict[str, Any], text: str, code: in
 
 
 def _reader_gone() -> int:
-    """The reader of stdout went away (``verify | head -1``): end quietly, as a program that
+    """The reader of stdout went away before it was all written (``export | head -c 10``;
+    not ``verify | head -1``, whose report the pipe takes whole): end quietly, as a program that
     SIGPIPE ends does, with its exit status, 128 + SIGPIPE (141), which says nothing about the
     store. stdout is pointed at /dev/null so that the interpreter's flush at exit cannot meet
     the closed pipe again and print a traceback."""

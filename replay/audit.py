@@ -4,9 +4,10 @@
 
 - ``events``: every event of the round's stream in order, with its ``position`` in the
   application's notification log (the global order ``replay export`` and ``verify`` show),
-  version, type, UTC time, and the actor, hand, card, amount and clause(s) when the event has
+  version, type, UTC time, its actor (``ledger`` for an event the rules write, which records
+  none: ``replay.audit_events``), and the hand, card, amount and clause(s) when the event has
   them, plus the event's own fields (``data``); every other event the audit lists (a
-  transfer, a shoe's) carries its position too;
+  transfer, a shoe's) carries its position and actor too;
 - ``hands`` (and ``dealer``): each hand's stakes, its totals as they moved (after each card,
   split or ace choice), and its settlement: outcome, the clauses with their texts
   (``replay/clauses.json``), the arithmetic ``stake × multiplier = raw``, the rounding as
@@ -28,6 +29,10 @@
   ``replay.audit_reveal``) and the shoe's own ``events``; and
   whether the commitment was recorded before the round's first card from the shoe
   (``committed_before_deal``, over all shoes at the top level: a fault when it was not);
+- ``table_record``: whether the table's record of the round (its ``Table.RoundOpened`` and
+  ``Table.RoundClosed``) and the round's own stream agree: a round its table closed has its
+  ``Round.Ended``, and one that ended its table's closing (``replay.audit_table``); a stream's
+  last events dropped leave its chain whole, but not this;
 - ``chain``: ``verify_chain`` over the round's stream and every other stream whose events it
   shows (``chains_shown``); and
 - ``rederived``: whether the round, replayed through today's rules engine from its recorded
@@ -69,6 +74,7 @@ from replay.audit_reconcile import money_verdict, reconcile
 from replay.audit_rederived import rederived
 from replay.audit_reveal import reveal_cause
 from replay.audit_shoe import shoe_audit
+from replay.audit_table import table_record
 from replay.damage import fold, read_stream, reported
 from replay.stretch import Stretch, verify_stretch
 
@@ -134,9 +140,10 @@ def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
         wallet_balances(rid, pid, first, last, stretch, balance_at_anchor(app, stretch))
         for pid, stretch in wallets.items()
     ]
-    table: tuple[str, Stretch] | None = None
+    # The table's stream back to the round's opening: its record of the round (opened,
+    # closed) and, at a Vingt-un table, the round's transfers into its pool.
+    table = (str(rnd.table_id), table_stretch(app, rnd))
     if rnd.family == "vingt-un":
-        table = (str(rnd.table_id), table_stretch(app, rnd))
         transfers += pool_transfers(rnd, table[1])
     # In the log's order (the pool's legs are in the table's stream, the rest in the
     # round's), which is the order of commits; by time only where a position is not known.
@@ -149,9 +156,12 @@ def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
         shoe_audit(sid, read, cards, read.positions, positions) for sid, read in shoe_events.items()
     ]
     for shoe, read in zip(shoes, shoe_events.values(), strict=True):
-        cause = reveal_cause(app, read, None if table is None else table[1])
+        cause = reveal_cause(app, read, table[1])
         if cause is not None and shoe["recorded"]["revealed"] is not None:
             shoe["recorded"]["revealed"].update(cause)
+            for entry in shoe["events"]:  # the reveal's entry names who retired the shoe too
+                if entry["type"] == "Revealed":
+                    entry["actor"] = cause["actor"]
     return {
         "scope": FULL_SCOPE,  # a player's own audit narrows it (api/resources/audit_view.py)
         "round_id": rid,
@@ -174,6 +184,7 @@ def audit_of(app: Any, rnd: Round, events: list[Any]) -> dict[str, Any]:
         "committed_before_deal": committed_first(shoes),
         "money_reconciles": money_verdict(balances),
         "divided_settlements": parts_verdict(hands),
+        "table_record": table_record(rnd, events, positions, table[1]),
         "chain": chains_shown(events, wallets, table, shoe_events),
         "rederived": rederived(events),
     }
@@ -202,12 +213,13 @@ def chains_shown(
 ) -> dict[str, Any]:
     """The hash chains of every stream whose events the audit shows, over the events the
     audit read (none is read again): the round's and each shoe's from their first event, and
-    of each player's wallet (the round's transfers and the balances) and of the table when its
-    pool transfers are shown (Vingt-un), the stretch the audit read back, from the event
-    before it to the stream's end (the wallet's earlier balance comes from its snapshot, which
-    ``replay verify`` checks). A chain shows an event changed, re-ordered or dropped from
-    between two others; not a stream's last events dropped (``replay verify`` compares
-    streams with one another and with a checkpoint)."""
+    of each player's wallet (the round's transfers and the balances) and of the table (its
+    record of the round, and a Vingt-un pool's transfers), the stretch the audit read back,
+    from the event before it to the stream's end (the wallet's earlier balance comes from its
+    snapshot, which ``replay verify`` checks). A chain shows an event changed, re-ordered or
+    dropped from between two others; not a stream's last events dropped (``table_record``
+    compares the round with its table; ``replay verify`` every stream with the others and
+    with a checkpoint)."""
     rid = str(round_events[0].originator_id)
     streams: list[tuple[str, str, list[Any]]] = [(ROUND, rid, round_events)]
     streams += [(WALLET, pid, stretch.events) for pid, stretch in wallets.items()]

@@ -1,5 +1,27 @@
 """Events as a round's audit lists them: the event's own fields as JSON-ready data, with its
-actor, player, hand, card, amount and clauses (with their texts) copied to the top."""
+actor, player, hand, card, amount and clauses (with their texts) copied to the top.
+
+Every entry names an ``actor``, who did it (README, "The model": not whose command set it
+going):
+
+- the actor the event records, for every event that records one (a stake, a card dealt, a
+  stand, a decision, the round's start, a shoe's commitment);
+- for a ``Shoe.Cut``, the player whose cut it is by the rules (``by``; who chose the place is
+  its ``chosen_by``); for a ``Shoe.Revealed``, who retired the shoe (``replay.audit_reveal``:
+  who closed the table, or the ledger);
+- ``ledger`` (``BY_THE_RULES``) for every event the ledger writes by the rules of play, which
+  records no actor: a phase entered, a hand opened, a natural declared, a hand over 21, a card
+  burned or shown, a shoe replaced, a hold adjusted, the bank's cover, insurance settled, a
+  hand settled, a transfer and the round's end. No command writes one of these by itself: each
+  follows, in the same write, from a decision that names its own actor (the events before it
+  in the list), or from the round's start. The log does not record where one command's events
+  end and the next one's begin, so the audit does not name that decision for them: the
+  ``ledger`` did it, in whoever's command it came (as the ledger records its own automatic
+  stand, ``HandStood`` by ``ledger``, and the reveal of a spent shoe).
+
+A player's view masks what would say too much (``api.visibility``): an actor his view hides
+(who stood on a hand he cannot see, or a hand's close shown as ``HandClosed``) is null.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +34,33 @@ from replay.clauses import clause_text
 
 _META = ("originator_id", "originator_version", "timestamp", "originator_topic")
 SUMMARY_FIELDS = ("actor", "player", "hand", "card", "amount")
+# The actor of an event the ledger writes by the rules of play, recording none.
+LEDGER = "ledger"
+# Those events, by type (each type name is one aggregate's; none of them records an actor).
+BY_THE_RULES = frozenset(
+    {
+        "PhaseEntered",
+        "HandOpened",
+        "CardBurned",
+        "ShoeReplaced",
+        "CardsShown",
+        "NaturalDeclared",
+        "HandOverdrawn",
+        "HandSettled",
+        "FundsTransferred",
+        "HoldAdjusted",
+        "InsuranceSettled",
+        "BankCovered",
+        "Ended",
+        # A table's, should an audit list one.
+        "CutForDeal",
+        "DealPassed",
+        "PoolOpened",
+        "ShoeChanged",
+        "RoundOpened",
+        "RoundClosed",
+    }
+)
 
 
 def plain(value: Any) -> Any:
@@ -53,13 +102,32 @@ def event_entry(event: Any, position: int | None = None) -> dict[str, Any]:
 
 
 def summarize(entry: dict[str, Any]) -> dict[str, Any]:
-    """Copy the event's actor, hand, card, amount and clauses from its ``data`` to the top
-    (run again after masking ``data``, so the summary never says more than the data)."""
+    """Copy the event's actor, hand, card, amount and clauses from its ``data`` to the top,
+    and name its actor (:func:`actor_of`) (run again after masking ``data``, so the summary
+    never says more than the data)."""
     data = entry["data"]
     out = {k: v for k, v in entry.items() if k not in (*SUMMARY_FIELDS, "clauses")}
     for name in SUMMARY_FIELDS:
         if name in data:
             out[name] = data[name]
+    out["actor"] = actor_of(entry)
     clauses = list(data.get("clauses") or ([data["clause"]] if data.get("clause") else []))
     out["clauses"] = [{"id": c, "text": clause_text(c)} for c in clauses]
     return out
+
+
+def actor_of(entry: dict[str, Any]) -> Any:
+    """Who did the event of ``entry`` (see the module's docstring): the actor it records (null
+    where a view masks it), a cut's ``by``, a reveal's as the audit found it, ``ledger`` for an
+    event the rules write; null for any other (a masked hand's close, ``HandClosed``)."""
+    data = entry["data"]
+    if "actor" in data:
+        return data["actor"]
+    kind = entry["type"]
+    if kind == "Cut":
+        return data.get("by")
+    if kind == "Revealed":
+        return entry.get("actor")  # who retired the shoe: set by the audit (audit_reveal)
+    if kind in BY_THE_RULES:
+        return LEDGER
+    return None

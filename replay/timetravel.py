@@ -46,12 +46,26 @@ def state_of(aggregate: Any) -> dict[str, Any]:
     return out
 
 
+# The largest version a stream may hold: a 64-bit integer in SQLite and PostgreSQL alike.
+MAX_VERSION = 2**63 - 1
+
+
 def parse_time(text: str) -> datetime:
-    """ISO 8601; a time without an offset is taken as UTC, and a trailing Z is accepted."""
-    moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    """ISO 8601; a time without an offset is taken as UTC, and a trailing Z is accepted.
+    Raises ``ValueError`` saying what is wrong with ``text`` (no time, or one whose UTC moment
+    falls outside the years 1 to 9999 that a time can name)."""
+    try:
+        moment = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"wants an ISO 8601 time, got {text!r}") from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # 9999-12-31T23:59:59-01:00 is in the year 10000 in UTC
+        raise ValueError(
+            f"{text!r} falls outside the years 1 to 9999 in UTC, the times the ledger can name"
+        ) from None
 
 
 def round_at(app: Any, round_id: str, at: int | None = None) -> dict[str, Any]:
@@ -62,6 +76,8 @@ def round_at(app: Any, round_id: str, at: int | None = None) -> dict[str, Any]:
         raise NotFound(f"{round_id!r} is not a round id") from None
     if at is not None and at < 1:
         raise BadRequest(f"--at must be 1 or more (the first event is 1), got {at}")
+    if at is not None and at > MAX_VERSION:  # no store holds it: a 64-bit integer at most
+        raise BadRequest(f"--at must be at most {MAX_VERSION} (a stream's last version), got {at}")
     # The stored events, checked as they are read: a damaged or missing one is reported by
     # name (StoreDamaged) instead of surfacing as the library's error mid-replay; the round
     # is folded from them, not read again.
@@ -163,7 +179,9 @@ def table_at(app: Any, table_id: str, at: datetime) -> dict[str, Any]:
     version = version_at(app, uuid, at)
     if version == 0:
         first = decode(app, log_positions.select(app.recorder, uuid, limit=1)[0])
-        raise NotFound(f"table {table_id} was opened at {first.timestamp.isoformat()}, after {at}")
+        raise NotFound(
+            f"table {table_id} was opened at {first.timestamp.isoformat()}, after {at.isoformat()}"
+        )
     # The repository decodes the events after the snapshot itself, so each is held to its
     # class here, as every event the replay tools read is (``replay.damage.decode``).
     locate = locator(app)

@@ -62,6 +62,7 @@ from replay.verify_balances import Balances
 from replay.verify_chain import Chains
 from replay.verify_head import LogHead, parse_head
 from replay.verify_money import MoneyMoved
+from replay.verify_positions import Positions, gapless_store
 from replay.verify_report import CHECKS, Fault, Report, Where
 from replay.verify_rounds import Rounds
 from replay.verify_shoes import ShoesAndCards
@@ -85,6 +86,7 @@ class Verifier:
         self.snapshots = None if app is None else Snapshots(app, self.snapshot_fault)
         self.log_head = LogHead(expect_head)
         self.chains = Chains(self.chain_fault)
+        self.positions = Positions(gapless_store(app), self.positions_fault)  # SQLite, memory
         self.rounds = Rounds(self.rounds_fault)
         self.shoes = ShoesAndCards(self.shuffle_fault)
         self.balances = Balances(self.faults)
@@ -103,6 +105,9 @@ class Verifier:
     def chain_fault(self, where: Where, problem: str) -> Fault:
         return self.fault(where, "chain", problem)
 
+    def positions_fault(self, where: Where, problem: str) -> None:
+        self.fault(where, "positions", problem)
+
     def rounds_fault(self, where: Where, problem: str) -> None:
         self.fault(where, "rounds", problem)
 
@@ -119,6 +124,7 @@ class Verifier:
 
     def feed(self, notification: Any, mapper: Any) -> None:
         self.events += 1
+        self.positions.feed(notification)
         problem = row_problem(notification)
         if problem is not None:  # a row the ledger never writes: NULL, text, no UUID …
             where = Where(
@@ -215,7 +221,7 @@ class Verifier:
         elif isinstance(event, Table.RoundClosed):
             self.rounds.closed.setdefault(str(event.round_id), where)
         elif isinstance(event, Round.Started):
-            self.rounds.started(stream, event)
+            self.rounds.started(stream, event, where)
         elif isinstance(event, Round.Ended):
             self.rounds.ended[stream] = where
         elif isinstance(event, Table.PoolOpened):
@@ -249,6 +255,7 @@ class Verifier:
         # Not free: the balances' sum fault is placed after every fault found before it, so
         # it comes after the checks it follows, and the checkpoint reads every fault: last.
         self.chains.finish()
+        self.positions.finish()
         self.shoes.finish()
         self.rounds.check(self.last)
         self.moved.finish()

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-CHECKS = ("decode", "chain", "shuffle", "money", "rounds", "snapshot", "head")
+CHECKS = ("decode", "chain", "positions", "shuffle", "money", "rounds", "snapshot", "head")
 
 
 @dataclass(frozen=True)

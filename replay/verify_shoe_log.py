@@ -8,12 +8,19 @@
   for the deal), the shoe must have its ``Shoe.Revealed``. Withholding the reveal would stop
   every card check, so a missing one is a fault; a shoe still in use at an open table simply
   waits for it.
+- The table records its shoes: a shoe is committed in the write that puts it in use at its
+  table (``Table.ShoeChanged``), and a shoe revealed because its table closed was revealed in
+  the write that closed the table (``Table.Closed``). A table's last events dropped leave
+  those shoes' events behind, which name what is missing.
 
 Each function calls ``fault(where, problem)`` for what does not hold.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
+from ledger.shoes import RETIRED_TABLE_CLOSED
 from replay.verify_report import OnFault, Where
 from replay.verify_shuffle import ShoeRecord
 
@@ -79,4 +86,37 @@ def check_retired(
                 closed[shoe.table],
                 f"the table closed, but its shoe {shoe_id} was never revealed (no "
                 "Shoe.Revealed): its cards cannot be checked",
+            )
+
+
+def check_table_records(
+    shoes: dict[str, ShoeRecord],
+    put_in_use: Collection[str],
+    reasons: dict[str, str],
+    closed: dict[str, Where],
+    fault: OnFault,
+) -> None:
+    """Every shoe has the ``Table.ShoeChanged`` that put it in use (``put_in_use``: the shoes
+    some ``ShoeChanged`` names), and a shoe whose reveal says the table closed (``reasons``:
+    each revealed shoe's reason) has its table's ``Table.Closed`` (``closed``: by table);
+    named at the shoe's own event."""
+    for shoe_id, shoe in shoes.items():
+        if shoe_id not in put_in_use:
+            fault(
+                shoe.committed,
+                f"table {shoe.table}'s Table.ShoeChanged for shoe {shoe_id} is missing: the "
+                f"shoe was committed for the table at position {shoe.committed.position}, and "
+                "a shoe is put in use at its table in the same write",
+            )
+        revealed = shoe.revealed
+        if (
+            revealed is not None
+            and reasons.get(shoe_id) == RETIRED_TABLE_CLOSED
+            and shoe.table not in closed
+        ):
+            fault(
+                revealed,
+                f"table {shoe.table}'s Table.Closed is missing: shoe {shoe_id} was revealed "
+                f"because the table closed (its reveal is at position {revealed.position}), "
+                "and a table's shoe is revealed in the write that closes it",
             )

@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from replay.verify_report import OnFault, Where
-from replay.verify_shoe_log import check_fixed_first, check_retired
+from replay.verify_shoe_log import check_fixed_first, check_retired, check_table_records
 from replay.verify_shuffle import ShoeRecord, check_algorithms, check_cards, check_stocks
 
 
@@ -29,6 +29,7 @@ class ShoesAndCards:
         # stream, a fault of the chain): kept for it, so only that fault is named.
         self.early: dict[str, list[tuple[Any, Where, Any]]] = defaultdict(list)
         self.placed: dict[str, Any] = {}  # each shoe's ShoeChanged (start, size), by shoe
+        self.reveal_reason: dict[str, str] = {}  # each revealed shoe's, as its reveal says it
 
     def card(self, where: Where, stream: str, event: Any, dealt: bool) -> None:
         """A card dealt (into a hand of the round ``stream``), burned or cut for the deal."""
@@ -69,6 +70,7 @@ class ShoesAndCards:
         shoe.server_seed = event.server_seed
         shoe.fixed_order = list(event.fixed_order)
         shoe.cards_dealt = event.cards_dealt
+        self.reveal_reason[stream] = event.reason
 
     def shoe_changed(self, where: Where, table: str, event: Any) -> None:
         shoe_id = str(event.shoe_id)
@@ -89,6 +91,9 @@ class ShoesAndCards:
         check_cards(self.shoes, self.cards, self.fault)
         check_fixed_first(self.shoes, self.cards, self.fault)
         check_retired(self.shoes, self.shoe_replaced, self.table_closed, self.fault)
+        check_table_records(
+            self.shoes, self.placed.keys(), self.reveal_reason, self.table_closed, self.fault
+        )
         check_stocks(self.shoes, self.replaced, self.fault)
 
     def summary(self, table: str | None) -> tuple[int, int, list[dict[str, Any]]]:

@@ -22,7 +22,10 @@ class AuditChainStreamSchema(Schema):
     kind = fields.String(
         required=True,
         validate=validate.OneOf(CHAIN_KINDS),
-        metadata={"description": "round, wallet, table (its pool) or shoe"},
+        metadata={
+            "description": "round, wallet, table (its record of the round and a "
+            "Vingt-un pool's transfers) or shoe"
+        },
     )
     stream = fields.String(required=True)
     events = fields.Integer(required=True)
@@ -43,6 +46,45 @@ class AuditChainSchema(Schema):
         required=True, metadata={"description": "events of all streams checked"}
     )
     streams = fields.List(fields.Nested(AuditChainStreamSchema), required=True)
+
+
+class AuditRecordedAtSchema(Schema):
+    """Where an event the audit weighs is recorded."""
+
+    type = fields.String(required=True, metadata={"description": "e.g. Table.RoundClosed"})
+    stream = fields.String(required=True)
+    version = fields.Integer(required=True)
+    position = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "in the ledger's log"}
+    )
+
+
+class AuditTableRecordSchema(Schema):
+    """The table's record of the round against the round's own stream: a round is opened
+    and closed in its table's stream in the writes that start and end it, so a round its
+    table closed without a ``Round.Ended`` lost its last events (and a round that ended
+    without its table's closing, the table its record of it)."""
+
+    ok = fields.Boolean(required=True)
+    fact = fields.String(required=True, metadata={"description": "one sentence"})
+    opened = fields.Nested(
+        AuditRecordedAtSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "the table's Table.RoundOpened of the round"},
+    )
+    closed = fields.Nested(
+        AuditRecordedAtSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "the table's Table.RoundClosed of the round; null in play"},
+    )
+    ended = fields.Nested(
+        AuditRecordedAtSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "the round's Round.Ended; null in play"},
+    )
 
 
 class RoundAuditSchema(Schema):
@@ -90,6 +132,14 @@ class RoundAuditSchema(Schema):
             "description": "over the hands shown, whether each settlement weighed against the "
             "dealer's divided hands (VU-21, hands[].settlement.by_dealer_hand) sums to its "
             "recorded net; a player sees his own only"
+        },
+    )
+    table_record = fields.Nested(
+        AuditTableRecordSchema,
+        required=True,
+        metadata={
+            "description": "does the table's record of the round (opened, closed) agree with "
+            "the round's own stream (ended)?"
         },
     )
     chain = fields.Nested(AuditChainSchema, required=True)

@@ -16,8 +16,9 @@ class AuditClauseSchema(Schema):
 
 
 class AuditEventSchema(Schema):
-    """An event as the audit lists it; ``actor``, ``player``, ``hand``, ``card`` and
-    ``amount`` are copied from ``data`` when the event has them."""
+    """An event as the audit lists it; ``player``, ``hand``, ``card`` and ``amount`` are
+    copied from ``data`` when the event has them, and ``actor`` names who did it on every
+    event."""
 
     position = fields.Integer(
         required=True,
@@ -36,7 +37,19 @@ class AuditEventSchema(Schema):
     version = fields.Integer(required=True, metadata={"description": "in its stream"})
     type = fields.String(required=True, validate=validate.OneOf(FEED_EVENT_TYPES))
     time = fields.String(required=True, metadata={"description": "UTC, ISO 8601"})
-    actor = fields.Raw(allow_none=True)
+    actor = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "who did it: the actor the event records (a player's id, the "
+            'dealer\'s, "house", "admin", "ledger"); a shoe\'s cut: the player whose cut it '
+            "is (`by`); a shoe's reveal: who retired the shoe (who closed the table, or "
+            '"ledger"); "ledger" for an event the ledger writes by the rules of play, which '
+            "records none (a phase, a hand opened, a card burned or shown, a settlement, a "
+            "transfer, the bank's cover, a hold, the round's end). Null only where a player's "
+            "view hides it (who stood on a hand he cannot see, a hand's close)"
+        },
+    )
     player = fields.Raw(allow_none=True)
     hand = fields.Raw(allow_none=True)
     card = fields.Raw(allow_none=True, metadata={"description": '"??" when hidden from you'})

@@ -149,15 +149,21 @@ def cmd_status(args: argparse.Namespace, env: Mapping[str, str] | None = None) -
     return 0
 
 
+# The longest wait between polls: a day (a sleep far longer overflows the platform's clock).
+MAX_POLL = 86_400
+
+
 def _seconds(text: str) -> float:
-    """A wait in seconds (0 or more, finite): anything else is bad usage (exit 2), found
-    before the worker starts rather than by its first sleep."""
+    """A wait in seconds (0 to a day): anything else is bad usage (exit 2), found before the
+    worker starts rather than by its first sleep."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and value >= 0):
-        raise argparse.ArgumentTypeError(f"wants a number of seconds, 0 or more; got {text!r}")
+    if not (math.isfinite(value) and 0 <= value <= MAX_POLL):
+        raise argparse.ArgumentTypeError(
+            f"wants a number of seconds, 0 to {MAX_POLL} (a day); got {text!r}"
+        )
     return value
 
 

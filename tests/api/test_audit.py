@@ -71,7 +71,10 @@ def test_casino_round_audit(http):
     assert report["scope"] == "full" and report["ended"]
     chain = report["chain"]
     assert (chain["ok"], chain["fault"], chain["events"]) == (True, None, len(report["events"]))
-    assert [s["kind"] for s in chain["streams"]] == ["round", "wallet", "wallet", "shoe"]
+    # The table's too: the audit reads its record of the round (table_record).
+    assert [s["kind"] for s in chain["streams"]] == ["round", "wallet", "wallet", "table", "shoe"]
+    assert report["table_record"]["ok"] is True
+    assert report["table_record"]["fact"].startswith("the round ended (Round.Ended v")
     assert chain["events_checked"] == sum(s["events"] for s in chain["streams"])
     assert [e["version"] for e in report["events"]] == list(range(1, len(report["events"]) + 1))
     assert all(e["time"].endswith("+00:00") for e in report["events"])

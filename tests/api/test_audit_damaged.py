@@ -161,3 +161,27 @@ def test_a_postgresql_error_is_never_read_as_a_damaged_sqlite_file():
     error = ProgrammingError('malformed array literal: "x"')
     assert unreadable_file(error, store_env("postgres", environ={})) is None
     assert unreadable_file(error, store_env("sqlite", sqlite_path=":memory:", environ={}))
+
+
+def test_the_audit_page_of_a_round_whose_table_lost_its_opening_says_so(
+    store, client, make_key, auth
+):
+    """The table's last event dropped (its ``Table.RoundOpened`` of the round in play): every
+    chain is whole, and the table's record of the round fails, on the page and in JSON."""
+    _, path, rid = store
+    table = first_row(path, "Table.Opened").stream
+    opened = first_row(path, "Table.RoundOpened", table)
+    delete_event(path, table, opened.version)
+    headers = auth(make_key("auditor"))
+
+    report = client.get(f"/v1/rounds/{rid}/audit", headers=headers).get_json()
+    page = client.get(f"/audit/rounds/{rid}", headers={**headers, "Accept": "text/html"})
+
+    assert report["chain"]["ok"] and report["table_record"]["ok"] is False
+    assert report["table_record"]["opened"] is None
+    assert report["table_record"]["fact"].startswith(
+        f"the table {table} has no Table.RoundOpened for this round"
+    )
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and "Table's record: FAIL" in text
+    assert f"the table {table} has no Table.RoundOpened for this round" in text

@@ -1,6 +1,7 @@
 """What a player's audit of his round leaves out (api.resources.audit_view): nothing of a hand
 he cannot fully see, and no dealer's total he may not know, in any part of the document —
-the events, his own hands' settlements, the dealer's hands, the shoe's card check."""
+the events, his own hands' settlements, the dealer's hands, the shoe's card check; and who
+acted on such a hand (every event keeps its ``actor`` key, null there)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from ledger_client import Http
 from test_rounds_http import open_table
 
 from api.resources.audit_view import player_audit
-from api.visibility import HIDDEN, owns
+from api.visibility import CLOSED_EVENT, HIDDEN, owns
 from ledger.domain.hands import DEALER
 from ledger.simulate import Settings, run
 from replay.audit import audit_of, read_round
+from replay.audit_events import BY_THE_RULES, LEDGER
 
 # Casino cards all lie face up once the dealer's hole card is turned, which every ended round
 # does (CB-8): only the private families end with cards face down to some player.
@@ -98,6 +100,29 @@ def test_a_players_audit_shows_nothing_of_a_hand_he_cannot_see(family, ledger_ap
                     if card["version"] in secret_cards:
                         assert card["card"] == card["expected"] == HIDDEN
     assert checked and shoe_cards  # hands were left face down to someone; shoes checked
+
+
+@pytest.mark.parametrize("family", PRIVATE)
+def test_a_players_own_audit_keeps_an_actor_on_every_event(family, ledger_app):
+    run(Settings(family=family, rounds=4, players=3, stake=100), ledger_app)
+    log = ledger_app.recorder.select_notifications(start=1, limit=10**6)
+    hidden_actor = 0
+    for rid in [str(n.originator_id) for n in log if n.topic.endswith("Round.Started")]:
+        rnd, events = read_round(ledger_app, rid)
+        if not rnd.ended:
+            continue
+        report = audit_of(ledger_app, rnd, events)
+        for player in {h["player"] for h in rnd.hands.values()}:
+            seen = player_audit(rnd, report, viewer(player), set())
+            shoes = [e for shoe in seen["shoes"] for e in shoe["events"]]
+            for entry in [*seen["events"], *seen["round_transfers"], *shoes]:
+                assert "actor" in entry, entry
+                if entry["actor"] is None:  # only who acted on a hand his view hides
+                    hidden_actor += 1
+                    assert entry["type"] in (CLOSED_EVENT, "HandStood"), entry
+                elif entry["type"] in BY_THE_RULES:
+                    assert entry["actor"] == LEDGER
+    assert hidden_actor  # hands were left face down to someone
 
 
 @pytest.fixture

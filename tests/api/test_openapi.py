@@ -271,7 +271,7 @@ def required(spec, name):
         ("Seat", {"position"}),
         ("Player", {"position"}),
         ("Event", set()),
-        ("AuditEvent", {"actor", "player", "hand", "card", "amount"}),  # when the event has them
+        ("AuditEvent", {"player", "hand", "card", "amount"}),  # when the event has them
         ("AuditSettlement", set()),
         ("AuditHand", set()),
         ("AuditShoe", set()),

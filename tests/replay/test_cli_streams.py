@@ -1,8 +1,9 @@
 """``python -m replay`` as a shell runs it (auditor review): its stdout redirected to a file
 (an export refused on a damaged store leaves the file as it was, no NUL bytes and no error
-line), read by a pipe that closes early (``verify | head -1``: no traceback, and an exit
-status that does not claim a fault in the store), and on a SQLite file that SQLite itself
-cannot read (cut short, or bytes overwritten inside a page): one line naming the file."""
+line), read by a pipe that closes before the output is all written (no traceback, and an exit
+status that does not claim a fault in the store) or after (``verify | head -1``: the report
+was written whole, so verify's own verdict), and on a SQLite file that SQLite itself cannot
+read (cut short, or bytes overwritten inside a page): one line naming the file."""
 
 from __future__ import annotations
 
@@ -68,8 +69,8 @@ def test_a_refused_export_into_an_emptied_file_leaves_it_empty(stored_round, tmp
 
 
 def _closed_pipe() -> int:
-    """The write end of a pipe whose reader has already gone, as ``| head -1`` leaves it once
-    head has its line."""
+    """The write end of a pipe whose reader has already gone, as ``| true`` leaves it, or
+    ``| head -c 10`` once head has its bytes and the export goes on."""
     read, write = os.pipe()
     os.close(read)
     return write
@@ -87,6 +88,28 @@ def test_a_closed_pipe_ends_the_command_quietly(stored_round, command):
     assert done.stderr.decode() == ""
     # What a program SIGPIPE ends exits with: not 1, which would say the store is at fault.
     assert done.returncode == SIGPIPE_STATUS
+
+
+@pytest.mark.parametrize("damaged", [False, True])
+def test_a_reader_that_takes_one_line_of_a_written_report_still_gets_the_verdict(
+    stored_round, damaged
+):
+    """``verify | head -1``: the report is written in one go once the log is checked, and the
+    pipe's buffer takes it whole, so head's going away after its line is no SIGPIPE: verify
+    exits 0, or 1 on a fault (README, "Exit codes")."""
+    _, path, rid = stored_round
+    if damaged:
+        delete_event(path, rid, 5)
+    read, write = os.pipe()
+    try:
+        done = replay(path, "verify", stdout=write, stderr=subprocess.PIPE)
+    finally:
+        os.close(write)
+    with os.fdopen(read, "rb") as reader:
+        first = reader.readline().decode()  # head's line, read once verify has exited
+    assert done.stderr.decode() == ""
+    assert done.returncode == (1 if damaged else 0)
+    assert first.startswith("verify (all streams): " + ("FAILED" if damaged else "OK"))
 
 
 def test_a_pipe_read_to_the_end_still_gives_the_verdict(stored_round):

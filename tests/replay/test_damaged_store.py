@@ -198,7 +198,47 @@ def test_table_at_a_time_that_is_no_time_is_bad_usage_in_json_too(stored, capsys
     assert "ISO 8601" in json.loads(capsys.readouterr().out)["error"]
 
 
-@pytest.mark.parametrize("poll", ["-1", "nan", "inf", "soon"])
+@pytest.mark.parametrize("at", ["9999-12-31T23:59:59-01:00", "0001-01-01T00:00:00+01:00"])
+def test_table_at_a_time_utc_cannot_hold_is_bad_usage_naming_it(stored, capsys, at):
+    """ISO 8601, but in the year 10000 (or 0) once in UTC: one line naming it, exit 2."""
+    env, _, rid, _ = stored
+    app = TwentyOneLedger(env=env)
+    table = str(app.get_round(rid).table_id)
+    app.close()
+
+    assert main(["table", table, "--at", at], env=env) == 2
+
+    line = _one_line(capsys.readouterr().err)
+    assert line == (
+        f"error: --at {at!r} falls outside the years 1 to 9999 in UTC, the times the ledger "
+        "can name"
+    )
+
+
+def test_table_at_before_it_opened_names_the_moment_in_iso_8601(stored, capsys):
+    env, _, rid, _ = stored
+    app = TwentyOneLedger(env=env)
+    table = str(app.get_round(rid).table_id)
+    app.close()
+
+    assert main(["table", table, "--at", "2001-02-03 04:05:06"], env=env) == 1
+
+    line = _one_line(capsys.readouterr().err)
+    assert line.endswith(", after 2001-02-03T04:05:06+00:00"), line
+    assert " was opened at " in line and "T" in line.split(" was opened at ")[1].split(",")[0]
+
+
+@pytest.mark.parametrize("at", [str(2**63), str(10**30)])
+def test_round_at_a_version_no_store_can_hold_is_bad_usage_naming_it(stored, capsys, at):
+    env, _, rid, _ = stored
+
+    assert main(["round", rid, "--at", at], env=env) == 2
+
+    line = _one_line(capsys.readouterr().err)
+    assert line == f"error: --at must be at most {2**63 - 1} (a stream's last version), got {at}"
+
+
+@pytest.mark.parametrize("poll", ["-1", "nan", "inf", "soon", "1e308", "86401"])
 def test_project_with_a_poll_that_is_no_wait_is_bad_usage(stored, capsys, poll):
     env, *_ = stored
 
