@@ -7,7 +7,7 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-from test_rounds_http import HIDDEN, Table, open_table
+from test_rounds_http import HIDDEN, Table, casino_double_down, open_table
 
 from replay.clauses import CITED, clauses, parse_rules
 
@@ -60,12 +60,7 @@ def check_shoe(t: Table) -> None:
 
 
 def test_casino_round_audit(http):
-    t = open_table(http, "casino", {"insurance": False})
-    t.start(["6C", "TC", "9H", "5D", "8D", "7S", "TH", "8C"])
-    http.act(t.rid, "Ann", action="stake", amount=200)
-    http.act(t.rid, "Bob", action="stake", amount=300)
-    http.act(t.rid, "Ann", action="double_down", hand="h1")
-    http.act(t.rid, "Bob", action="stand", hand="h2")
+    t = casino_double_down(http)
 
     report = audit(t)
     assert report["scope"] == "full" and report["ended"]

@@ -11,23 +11,13 @@ from uuid import uuid4
 import pytest
 from ledger_client import Http
 from markupsafe import escape
-from test_rounds_http import HIDDEN, Table, open_table
+from test_rounds_http import HIDDEN, Table, casino_double_down, open_table
 
 from api.audit_page import COOKIE, HOME
 from api.audit_value_words import when
 from api.openapi import build_spec
 
 BROWSER = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
-
-
-def casino_round_with_a_double_down(http: Http) -> Table:
-    t = open_table(http, "casino", {"insurance": False})
-    t.start(["6C", "TC", "9H", "5D", "8D", "7S", "TH", "8C"])
-    http.act(t.rid, "Ann", action="stake", amount=200)
-    http.act(t.rid, "Bob", action="stake", amount=300)
-    http.act(t.rid, "Ann", action="double_down", hand="h1")
-    http.act(t.rid, "Bob", action="stand", hand="h2")
-    return t
 
 
 def vingt_un_round(http: Http, finish: bool = True) -> Table:
@@ -120,7 +110,7 @@ def dealer_divides(http: Http, options: dict | None = None, *, tie: bool = False
 
 
 def test_an_auditor_reads_the_whole_round_as_a_page(http):
-    t = casino_round_with_a_double_down(http)
+    t = casino_double_down(http)
     html = page(t)
     report = audit(t)
 
@@ -166,13 +156,13 @@ def test_each_wallets_movements_are_listed_with_their_positions_in_the_log(http)
 
 
 def test_the_admin_reads_the_same_page_as_an_auditor(http):
-    t = casino_round_with_a_double_down(http)
+    t = casino_double_down(http)
     strip = re.compile(r"Signed in as [^<]*")
     assert strip.sub("", page(t, "admin")) == strip.sub("", page(t))
 
 
 def test_every_settlement_clause_appears_with_its_text(http):
-    for t in (casino_round_with_a_double_down(http), vingt_un_round(http)):
+    for t in (casino_double_down(http), vingt_un_round(http)):
         html = page(t)
         for hand in audit(t)["hands"]:
             settled = section(html, f"hand-{hand['id']}")
@@ -211,7 +201,7 @@ def test_a_player_waits_for_the_end_of_his_round(http):
 
 
 def test_a_player_of_another_round_is_refused(http):
-    t = casino_round_with_a_double_down(http)
+    t = casino_double_down(http)
     html = page(t, "Eve", status=403)
     assert "only the round&#39;s own players" in html and "Sign in with another key" in html
     assert "hand-h1" not in html and "Hash chain" not in html
@@ -230,7 +220,7 @@ def http_auth(http: Http) -> dict:
 
 
 def test_labels_and_data_are_escaped(http, make_key):
-    t = casino_round_with_a_double_down(http)
+    t = casino_double_down(http)
     http.keys["odd"] = make_key("auditor", label="<script>alert('x')</script>")
     html = page(t, "odd")
     assert "<script" not in html and "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in html
@@ -240,14 +230,14 @@ def test_labels_and_data_are_escaped(http, make_key):
 
 
 def test_a_browser_without_a_key_is_sent_to_the_sign_in_form(http):
-    t = casino_round_with_a_double_down(http)
+    t = casino_double_down(http)
     response = http.client.get(f"/audit/rounds/{t.rid}", headers=BROWSER)
     assert response.status_code == 303
     assert response.headers["Location"] == f"/audit/login?next=/audit/rounds/{t.rid}"
 
 
 def test_an_api_client_without_a_key_gets_401_html(http):
-    t = casino_round_with_a_double_down(http)
+    t = casino_double_down(http)
     for headers in ({}, {"Authorization": "Bearer tol_not-a-key", **BROWSER}):
         response = http.client.get(f"/audit/rounds/{t.rid}", headers=headers)
         assert response.status_code == 401 and response.mimetype == "text/html"
@@ -256,7 +246,7 @@ def test_an_api_client_without_a_key_gets_401_html(http):
 
 
 def test_the_sign_in_form_sets_a_strict_cookie_that_opens_the_page(http):
-    t = casino_round_with_a_double_down(http)
+    t = casino_double_down(http)
     target = f"/audit/rounds/{t.rid}"
     form = http.client.get(f"/audit/login?next={target}")
     assert form.status_code == 200
@@ -280,7 +270,7 @@ def test_the_sign_in_form_sets_a_strict_cookie_that_opens_the_page(http):
 
 
 def test_the_cookie_is_not_a_key_for_the_json_api(http):
-    t = casino_round_with_a_double_down(http)
+    t = casino_double_down(http)
     # Sent everywhere on purpose (a browser would send it only under /audit).
     http.client.set_cookie(COOKIE, http.keys["auditor"], path="/")
     assert http.client.get(f"/v1/rounds/{t.rid}/audit").status_code == 401
@@ -294,7 +284,7 @@ def test_a_wrong_key_is_refused_by_the_form(http):
 
 
 def test_a_revoked_key_in_the_cookie_is_forgotten(http, app):
-    t = casino_round_with_a_double_down(http)
+    t = casino_double_down(http)
     secret = http.make_key("auditor")
     http.client.post("/audit/login", data={"key": secret, "next": HOME})
     store = app.extensions["api_store"]
@@ -405,7 +395,7 @@ def assert_self_contained(html: str) -> None:
 
 
 def test_the_pages_load_nothing_from_elsewhere(http):
-    t = casino_round_with_a_double_down(http)
+    t = casino_double_down(http)
     http.ledger.close_table(t.table_id)  # the revealed shoe adds its check table
     pages = [
         page(t),
@@ -422,7 +412,7 @@ def test_the_pages_load_nothing_from_elsewhere(http):
 
 
 def test_the_shoe_check_shows_once_the_seed_is_revealed(http):
-    t = casino_round_with_a_double_down(http)
+    t = casino_double_down(http)
     assert "Shoe check: not yet possible" in page(t)
     http.ledger.close_table(t.table_id)
     html = page(t)
@@ -532,7 +522,7 @@ def test_the_dealers_cover_released_for_the_pool_names_each_payment(http):
 
 
 def test_the_house_is_named_as_who_dealt_the_casino_deal_and_its_own_draws(http):
-    t = casino_round_with_a_double_down(http)  # Bob's stake set the deal going
+    t = casino_double_down(http)  # Bob's stake set the deal going
     html = page(t)
     rows = re.findall(
         r'<tr class="[^"]*event[^"]*"[^>]*data-type="CardDealt"[^>]*>.*?</tr>', html, re.S

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 from ledger_client import Http
-from test_rounds_http import open_table
+from test_rounds_http import casino_double_down
 
 from api.resources.audit_view import player_audit
 from api.visibility import CLOSED_EVENT, HIDDEN, owns
@@ -36,12 +36,7 @@ def test_a_dealer_total_the_events_withhold_is_withheld_from_his_hands_too(
     app, client, make_key, admin_key
 ):
     http = Http(app, client, make_key, admin_key)
-    t = open_table(http, "casino", {"insurance": False})
-    t.start(["6C", "TC", "9H", "5D", "8D", "7S", "TH", "8C"])
-    http.act(t.rid, "Ann", action="stake", amount=200)
-    http.act(t.rid, "Bob", action="stake", amount=300)
-    http.act(t.rid, "Ann", action="double_down", hand="h1")
-    http.act(t.rid, "Bob", action="stand", hand="h2")
+    t = casino_double_down(http)
     rnd, events = read_round(http.ledger, t.rid)
     report = audit_of(http.ledger, rnd, events)
     assert report["hands"][0]["settlement"]["dealer_total"] == 24
@@ -139,12 +134,7 @@ def test_a_players_audit_weighs_no_other_players_wallet_chain(app, client, make_
     would tell her of it. Her chain check covers the round, the table, the shoes and her own
     wallet; the full audit covers every wallet."""
     http = Http(app, client, make_key, admin_key)
-    t = open_table(http, "casino", {"insurance": False})
-    t.start(["6C", "TC", "9H", "5D", "8D", "7S", "TH", "8C"])
-    http.act(t.rid, "Ann", action="stake", amount=200)
-    http.act(t.rid, "Bob", action="stake", amount=300)
-    http.act(t.rid, "Ann", action="stand", hand="h1")
-    http.act(t.rid, "Bob", action="stand", hand="h2")
+    t = casino_double_down(http)
     path = f"/v1/rounds/{t.rid}/audit"
     first = http.get(path, key=http.keys["Ann"])["chain"]
     for _ in range(3):

@@ -7,23 +7,12 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from ledger_client import Http
-from test_rounds_http import open_table
-
-
-def ended_casino_round(http: Http):
-    t = open_table(http, "casino", {"insurance": False})
-    t.start(["6C", "TC", "9H", "5D", "8D", "7S", "TH", "8C"])
-    http.act(t.rid, "Ann", action="stake", amount=200)
-    http.act(t.rid, "Bob", action="stake", amount=300)
-    http.act(t.rid, "Ann", action="double_down", hand="h1")
-    http.act(t.rid, "Bob", action="stand", hand="h2")
-    return t
+from test_rounds_http import casino_double_down
 
 
 @pytest.mark.parametrize("who", ["auditor", "Ann"])
 def test_the_http_audit_reads_each_stored_event_once(http, monkeypatch, who):
-    t = ended_casino_round(http)
+    t = casino_double_down(http)
     http.ledger.close_table(t.table_id)
     recorder = http.ledger.recorder
     whole, rows = recorder.select_events, []
@@ -41,7 +30,7 @@ def test_the_http_audit_reads_each_stored_event_once(http, monkeypatch, who):
 
 
 def test_a_feed_page_reads_the_log_head_once(http, monkeypatch):
-    t = ended_casino_round(http)
+    t = casino_double_down(http)
     recorder = http.ledger.recorder
     whole, calls = recorder.max_notification_id, []
     monkeypatch.setattr(recorder, "max_notification_id", lambda: calls.append(1) or whole())

@@ -14,7 +14,7 @@ from uuid import UUID, uuid4
 
 import pytest
 from ledger_client import Http
-from test_rounds_http import Table, open_table
+from test_rounds_http import Table, casino_double_down, open_table
 
 from api import create_app
 from ledger import accounts
@@ -67,20 +67,6 @@ def raw(http: Http, path: str, key: str | None = None):
 
 
 # --- rounds played over HTTP ------------------------------------------------------------------
-
-
-def casino_double_down(http: Http) -> Table:
-    """Ann 6C 5D (11) doubles 200 and gets TH (21); Bob TC 8D stands on 18 for 300; the
-    dealer shows 9H, has 7S (16), draws 8C and breaks: Ann +400, Bob +300, the house -700."""
-    t = open_table(http, "casino", {"insurance": False})
-    t.start(["6C", "TC", "9H", "5D", "8D", "7S", "TH", "8C"])
-    http.act(t.rid, "Ann", action="stake", amount=200)
-    http.act(t.rid, "Bob", action="stake", amount=300)
-    http.act(t.rid, "Ann", action="double_down", hand="h1")
-    t.last = http.act(t.rid, "Bob", action="stand", hand="h2")
-    assert t.last["round"]["ended"]
-    assert t.changes() == {"Ann": 400, "Bob": 300}
-    return t
 
 
 def hoyle_split_against_a_banker(http: Http) -> Table:

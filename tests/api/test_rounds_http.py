@@ -72,6 +72,21 @@ def assert_books(http: Http, t: Table) -> None:
     assert books.get(f"escrow:{t.rid}", 0) == 0
 
 
+def casino_double_down(http: Http) -> Table:
+    """Ann 6C 5D (11) doubles 200 and gets TH (21); Bob TC 8D stands on 18 for 300; the
+    dealer shows 9H, has 7S (16), draws 8C and breaks: Ann +400, Bob +300, the house -700.
+    ``t.last`` is the answer to Bob's stand, which ends the round."""
+    t = open_table(http, "casino", {"insurance": False})
+    t.start(["6C", "TC", "9H", "5D", "8D", "7S", "TH", "8C"])
+    http.act(t.rid, "Ann", action="stake", amount=200)
+    http.act(t.rid, "Bob", action="stake", amount=300)
+    http.act(t.rid, "Ann", action="double_down", hand="h1")
+    t.last = http.act(t.rid, "Bob", action="stand", hand="h2")
+    assert t.last["round"]["ended"]
+    assert t.changes() == {"Ann": 400, "Bob": 300}
+    return t
+
+
 def test_casino_round_with_a_double_down(http):
     t = open_table(http, "casino", {"insurance": False})
     # Ann 6C 5D (11) doubles and gets TH (21); Bob TC 8D stands on 18; the dealer shows 9H,

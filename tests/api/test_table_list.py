@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from ledger_client import Http
-from test_read_models import casino_double_down, close, external_http, raw
+from test_read_models import close, external_http, raw
+from test_rounds_http import casino_double_down
 
 from replay.projections.history_columns import TABLE_COLUMNS
 
