@@ -17,6 +17,8 @@ from uuid import UUID
 
 from eventsourcing.persistence import Notification
 
+from replay.postgres_rows import fetch, rows_where
+
 
 def select(
     recorder: Any,
@@ -87,25 +89,9 @@ def _sqlite(recorder: Any, stream: UUID, lte: Any, desc: bool, limit: Any) -> li
 
 
 def _postgres(recorder: Any, stream: UUID, lte: Any, desc: bool, limit: Any) -> list[Notification]:
-    from psycopg.rows import tuple_row
-    from psycopg.sql import SQL, Identifier
-
     rest, params = _where(lte, desc, limit, "%s")
-    statement = SQL(
-        "SELECT notification_id, originator_id, originator_version, topic, state"
-        " FROM {schema}.{table} WHERE originator_id = %s"
-    ).format(
-        schema=Identifier(recorder.datastore.schema),
-        table=Identifier(recorder.events_table_name),
-    ) + SQL(rest)  # only placeholders and fixed words are added
-    with recorder.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cur:
-        cur.execute(statement, [stream, *params])
-        rows = cur.fetchall()
-    return [
-        Notification(id=row[0], originator_id=row[1], originator_version=row[2], topic=row[3],
-                     state=bytes(row[4]))
-        for row in rows
-    ]  # fmt: skip
+    statement = rows_where(recorder, f"originator_id = %s{rest}")
+    return fetch(recorder, statement, [stream, *params])
 
 
 def _memory(recorder: Any, stream: UUID, lte: Any, desc: bool, limit: Any) -> list[Notification]:

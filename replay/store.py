@@ -15,6 +15,7 @@ from eventsourcing.persistence import Notification
 from ledger import balances
 from ledger.application import TwentyOneLedger
 from ledger.config import store_env
+from replay.postgres_rows import fetch, rows_where
 
 __all__ = ["ledger", "not_a", "notifications", "open_ledger", "stream_kind"]
 
@@ -155,35 +156,12 @@ def _stream_id(stored: Any) -> Any:
 
 
 def _postgres_rows(recorder: Any) -> RowReader:
-    from psycopg.rows import tuple_row
-    from psycopg.sql import SQL, Identifier
-
-    statement = SQL(
-        "SELECT notification_id, originator_id, originator_version, topic, state"
-        " FROM {schema}.{table} WHERE notification_id >= %s"
-    ).format(
-        schema=Identifier(recorder.datastore.schema),
-        table=Identifier(recorder.events_table_name),
-    )
-    among = SQL(" AND topic = ANY(%s)")
-    order = SQL(" ORDER BY notification_id LIMIT %s")
-
     def read(start: int, limit: int, topics: Sequence[str]) -> list[Notification]:
-        query = statement + (among if topics else SQL("")) + order
+        among = " AND topic = ANY(%s)" if topics else ""
+        statement = rows_where(
+            recorder, f"notification_id >= %s{among} ORDER BY notification_id LIMIT %s"
+        )
         params: list[Any] = [start, list(topics), limit] if topics else [start, limit]
-        with recorder.datastore.get_connection() as conn:
-            with conn.cursor(row_factory=tuple_row) as cursor:
-                cursor.execute(query, params)
-                rows = cursor.fetchall()
-        return [
-            Notification(
-                id=row[0],
-                originator_id=row[1],
-                originator_version=row[2],
-                topic=row[3],
-                state=None if row[4] is None else bytes(row[4]),
-            )
-            for row in rows
-        ]
+        return fetch(recorder, statement, params)
 
     return read
