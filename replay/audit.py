@@ -20,8 +20,9 @@
   ``divided_settlements``;
 - ``balances``: each player's wallet (and the dealer's, in private families) before the round's
   first event and after its last, folded from the player's own stream, with the round's
-  movements of that wallet and whether they are what the round's events say moved it
-  (``reconciled``; over every wallet: ``money_reconciles``, ``replay.audit_reconcile``);
+  movements of that wallet (each with its actor: ``ledger``) and whether they are what the
+  round's events say moved it (``reconciled``; over every wallet: ``money_reconciles``,
+  ``replay.audit_reconcile``);
 - ``shoes`` (``shoe`` is the round's first): commitment, client seed, nonce, packs, algorithm,
   cut and, once revealed, the seed and the check of every card of this round against the
   shuffle (``replay.verify_shuffle``'s rules); when, where in the log and by whom the

@@ -19,12 +19,16 @@ going):
   ``ledger`` did it, in whoever's command it came (as the ledger records its own automatic
   stand, ``HandStood`` by ``ledger``, and the reveal of a spent shoe).
 
+The audit trail (``replay.projections.audit_trail``) and each wallet's ``round_movements``
+(``replay.audit_money``) name their events' actors by the same rule (:func:`actor_of`).
+
 A player's view masks what would say too much (``api.visibility``): an actor his view hides
 (who stood on a hand he cannot see, or a hand's close shown as ``HandClosed``) is null.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -110,24 +114,28 @@ def summarize(entry: dict[str, Any]) -> dict[str, Any]:
     for name in SUMMARY_FIELDS:
         if name in data:
             out[name] = data[name]
-    out["actor"] = actor_of(entry)
+    # A reveal's actor was set on the entry by the audit (``replay.audit_reveal``).
+    out["actor"] = actor_of(entry["type"], data, entry.get("actor"))
     clauses = list(data.get("clauses") or ([data["clause"]] if data.get("clause") else []))
     out["clauses"] = [{"id": c, "text": clause_text(c)} for c in clauses]
     return out
 
 
-def actor_of(entry: dict[str, Any]) -> Any:
-    """Who did the event of ``entry`` (see the module's docstring): the actor it records (null
-    where a view masks it), a cut's ``by``, a reveal's as the audit found it, ``ledger`` for an
-    event the rules write; null for any other (a masked hand's close, ``HandClosed``)."""
-    data = entry["data"]
+def actor_of(kind: str, data: Mapping[str, Any], retired_by: Any = None) -> Any:
+    """Who did an event (see the module's docstring), from its type ``kind`` (the class's
+    name, ``CardDealt``, or with its aggregate's, ``Round.CardDealt``, as the audit trail
+    names it) and its fields ``data``: the actor it records (null where a view masks it), a
+    cut's ``by``, a reveal's ``retired_by`` (who retired the shoe, as ``replay.audit_reveal``
+    found it), ``ledger`` for an event the rules write; null for any other (a masked hand's
+    close, ``HandClosed``). The one rule for the audit and the audit trail
+    (``replay.projections.audit_trail``)."""
     if "actor" in data:
         return data["actor"]
-    kind = entry["type"]
-    if kind == "Cut":
+    name = kind.rpartition(".")[2]
+    if name == "Cut":
         return data.get("by")
-    if kind == "Revealed":
-        return entry.get("actor")  # who retired the shoe: set by the audit (audit_reveal)
-    if kind in BY_THE_RULES:
+    if name == "Revealed":
+        return retired_by
+    if name in BY_THE_RULES:
         return LEDGER
     return None

@@ -10,9 +10,10 @@ from typing import Any
 from uuid import UUID
 
 from ledger import accounts
+from ledger.domain.chain import event_fields
 from ledger.domain.table import Table
 from ledger.domain.transfers import FundsTransferredBase
-from replay.audit_events import event_entry, utc
+from replay.audit_events import actor_of, event_entry, type_name, utc
 from replay.damage import fold, reported
 from replay.stretch import Stretch, read_back
 
@@ -65,6 +66,7 @@ def wallet_balances(
             "change": e.change(account),
             "clause": e.clause,
             "memo": e.memo,
+            "actor": actor_of(type_name(e), event_fields(e)),  # ledger: it records none
         }
         for e in events
         if e.round_id == round_id

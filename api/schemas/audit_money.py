@@ -66,7 +66,9 @@ class AuditBalanceSchema(Schema):
         required=True,
         metadata={
             "description": "the wallet's transfers for the round: version, position (in the "
-            "log), time, from_account, to_account, amount, change, clause, memo"
+            "log), time, from_account, to_account, amount, change, clause, memo, and actor "
+            '(who made it, as for the audit\'s events: "ledger", since a transfer records '
+            "none)"
         },
     )
     parts = fields.Dict(

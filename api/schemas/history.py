@@ -255,7 +255,16 @@ class TrailEntrySchema(Schema):
     version = fields.Integer(required=True)
     time = fields.String(required=True)
     type = fields.String(required=True, validate=validate.OneOf(TRAIL_EVENT_TYPES))
-    actor = fields.String(required=True)
+    actor = fields.String(
+        required=True,
+        metadata={
+            "description": "who did it, as the round's audit names it: the actor the event "
+            'records (a player\'s id, the dealer\'s, "house", "admin", "ledger"); "ledger" for '
+            "an event the ledger writes by the rules of play, which records none (a phase, a "
+            "hand opened, a card burned or shown, a settlement, a transfer, the bank's cover, "
+            "a hold, the round's end)"
+        },
+    )
     hand = fields.String(required=True)
     card = fields.String(required=True)
     amount = fields.Integer(required=True, allow_none=True)

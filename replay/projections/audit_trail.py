@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 
+from replay.audit_events import actor_of
 from replay.event_schemas import ENVELOPE_FIELDS
 from replay.projections.facts import unwrap
 from replay.projections.projector import Handler, Projector, event_name, stored_only
@@ -31,7 +32,12 @@ APPEND = {
 
 
 def entry(line: str | bytes) -> dict[str, Any]:
-    """One line of a round's trail as the API and the audit page show it."""
+    """One line of a round's trail as the API and the audit page show it. Its ``actor`` is
+    the audit's (``replay.audit_events.actor_of``): the actor the event records, else
+    ``ledger`` for an event the ledger writes by the rules of play (a phase, a settlement, a
+    transfer, the round's end …). It is derived from the stored event as the line is read:
+    the rows hold what they always held, so a store projected by earlier code needs no
+    rebuild for it."""
     stored = orjson.loads(line)
     fields = unwrap(stored["event"])
     data = {k: v for k, v in fields.items() if k not in ENVELOPE_FIELDS}
@@ -39,7 +45,7 @@ def entry(line: str | bytes) -> dict[str, Any]:
     return {
         "position": stored["position"], "stream": stored["stream"],
         "version": stored["version"], "time": fields["timestamp"], "type": stored["type"],
-        "actor": fields.get("actor", ""), "hand": fields.get("hand", ""),
+        "actor": actor_of(stored["type"], fields), "hand": fields.get("hand", ""),
         "card": fields.get("card", ""), "amount": fields.get("amount"),
         "clauses": " ".join(clauses), "data": data,
         "prev_hash": fields["prev_hash"], "hash": fields["hash"],
