@@ -19,7 +19,15 @@ One pass over the notification log (global order) checks:
   and a shoe its table closed on or replaced has been revealed (``replay.verify_shoe_log``;
   the shoes and cards are gathered for both by ``replay.verify_shoes``);
 - **rounds**: a round its table opened or closed, or a transfer names, has its stream, and
-  one its table closed has its ``Round.Ended`` (``replay.verify_rounds``);
+  one its table closed has its ``Round.Ended``; the other way round, a round that started,
+  and one that ended, has its table's ``Table.RoundOpened`` and ``Table.RoundClosed``, and a
+  table opens no round while another is open (``replay.verify_rounds``); a shoe a table's
+  closing retired has that ``Table.Closed``, and every shoe its ``Table.ShoeChanged``
+  (``replay.verify_shoe_log``): each pair is written in one save, so a stream's last event
+  dropped is named by the other stream;
+- **positions** (SQLite and the memory store only, which leave no hole): a position missing
+  from the log that no stream's skipped versions account for, the one trace of a stream's
+  last event that no other stream records (``replay.verify_positions``);
 - **money**: every transfer moves a positive amount, the balances of all accounts sum to
   zero, an ended round's escrow is empty, and no wallet is debited below zero, except by a
   round at a table that gives credit (such tables are listed as exempt); a transfer recorded
