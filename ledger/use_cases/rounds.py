@@ -209,6 +209,8 @@ class Rounds:
         """One decision of ``actor`` on the round (``step``) and what follows from it, the
         round's end included, in ``uow``: a command saves it, ``allowed_actions`` does not."""
         play = self._play(uow, round_id, actor)
+        if not uow.dry:
+            _check_actor_is_someone(uow, play.rnd, actor)
         out = step(play)
         return play, self._after(uow, play, out)
 
@@ -283,3 +285,16 @@ def _shoe_clause(family: str) -> str:
     return {"vingt-un": "VU-29", "hoyle-1913": "H13-1", "ochko": "OC-12", "casino": "CB-X-SHOE"}[
         family
     ]
+
+
+# Who may give a round's commands without a hand or the deal: an operator, the rules.
+_OFFICIALS = (ADMIN, "ledger")
+
+
+def _check_actor_is_someone(uow: UnitOfWork, rnd: Round, actor: str) -> None:
+    """An actor with no part in the round hears the clause that keeps him out of it (403),
+    unless he is no one at all: an admin acting for a name that is no player's is told so
+    (404 ``UnknownPlayer``), not that the player has no hand."""
+    if actor in _OFFICIALS or actor == rnd.dealer or rnd.hands_of(actor):
+        return
+    uow.player(actor)

@@ -84,3 +84,26 @@ def test_actor_from_a_non_admin_key_is_refused_naming_the_field(http):
     body["actor"] = t.ids["Ann"]
     out = http.post(f"/v1/rounds/{t.rid}/actions", body)
     assert out["round"]["hands"][0]["stake"] == 200
+
+
+def test_an_admin_acting_for_no_player_hears_404_and_nothing_is_written(http):
+    t = open_table(http, "casino", {"insurance": False})
+    t.start(["TC", "9D", "8H", "7C", "8S", "9C"])
+    before = t.view("admin")
+    for actor in ("nobody", "00000000-0000-4000-8000-000000000000", t.table_id):
+        body = {"action": "stake", "amount": 200, "actor": actor}
+        problem = http.post(f"/v1/rounds/{t.rid}/actions", body, status=404)
+        assert actor in problem["detail"] and "player" in problem["detail"]
+        body = {"action": "stand", "hand": "h1", "actor": actor}
+        problem = http.post(f"/v1/rounds/{t.rid}/actions", body, status=404)
+        assert actor in problem["detail"]
+    assert t.view("admin") == before
+
+
+def test_an_admin_acting_for_a_player_with_no_hand_hears_the_clause_that_keeps_him_out(http):
+    t = open_table(http, "casino", {"insurance": False})
+    t.start(["TC", "9D", "8H", "7C", "8S", "9C"])
+    stranger = http.player("Stranger")
+    body = {"action": "stake", "amount": 200, "actor": stranger}
+    problem = http.post(f"/v1/rounds/{t.rid}/actions", body, status=403)
+    assert "has no hand in this round" in problem["detail"]

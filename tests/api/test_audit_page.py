@@ -155,6 +155,33 @@ def test_each_wallets_movements_are_listed_with_their_positions_in_the_log(http)
         assert shown and shown == [m["position"] for m in balance["round_movements"]]
 
 
+def test_each_movement_of_money_names_its_actor_as_the_json_does(http):
+    from api.audit_name_words import who
+
+    transfers_shown = 0
+    pooled = dealer_divides(http, {"pool_dealer_overdraw": 50, "pool_tie_share": "1/3"}, tie=True)
+    for t in (casino_double_down(http), vingt_un_round(http), pooled):
+        html, report = page(t), audit(t)
+        names = {pid: name for name, pid in t.ids.items()}
+        for balance in report["balances"]:
+            moves = section(html, f"balance-{balance['player']}")
+            rows = re.findall(
+                r"<tr><td class=\"num\">\d+</td><td>[^<]*</td><td>[^<]*</td><td>([^<]*)</td>", moves
+            )
+            expected = [str(escape(who(m["actor"], names))) for m in balance["round_movements"]]
+            assert rows and rows == expected
+        if report["round_transfers"]:
+            start = html.index('id="round-transfers"')
+            moved = html[start : html.index("</table>", start)]
+            rows = re.findall(
+                r"<tr><td class=\"num\">\d+</td><td>[^<]*</td><td>([^<]*)</td>", moved
+            )
+            expected = [str(escape(who(e["actor"], names))) for e in report["round_transfers"]]
+            assert rows and rows == expected
+            transfers_shown += len(rows)
+    assert transfers_shown
+
+
 def test_the_admin_reads_the_same_page_as_an_auditor(http):
     t = casino_double_down(http)
     strip = re.compile(r"Signed in as [^<]*")
