@@ -22,7 +22,7 @@ from typing import Any
 
 from flask import current_app, g, request
 
-from api.errors import problem
+from api.problems import problem
 from ledger.given_by import given_by
 from ledger.settings import SettingError
 

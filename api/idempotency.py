@@ -37,7 +37,7 @@ from marshmallow import missing
 from werkzeug.exceptions import UnsupportedMediaType
 
 from api.body import MalformedJson, body_bytes, json_body
-from api.errors import BAD_IDEMPOTENCY_KEY, IDEMPOTENCY_CONFLICT, problem
+from api.problems import BAD_IDEMPOTENCY_KEY, IDEMPOTENCY_CONFLICT, problem
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"

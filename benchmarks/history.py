@@ -29,7 +29,8 @@ from eventsourcing.persistence import StoredEvent
 from benchmarks.common import SEED, TARGETS, cold_load_seconds, emit, note
 from ledger.application import TwentyOneLedger
 from ledger.config import store_env
-from ledger.simulate import Settings, Tally, play_round, setup_table
+from ledger.simulate import Settings, play_round, setup_table
+from ledger.simulate_tally import Tally
 
 WHAT = ("table", "round", "player")
 

@@ -60,7 +60,8 @@ def _play_share(part: int, events: int, path: str) -> dict[str, Any]:
     from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 
     from ledger.application import TwentyOneLedger
-    from ledger.simulate import Settings, Tally, play_round, setup_table
+    from ledger.simulate import Settings, play_round, setup_table
+    from ledger.simulate_tally import Tally
 
     app = TwentyOneLedger(env=store_env("memory", environ={}))
     tables = []

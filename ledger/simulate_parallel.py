@@ -20,7 +20,8 @@ from typing import Any
 from ledger.application import TwentyOneLedger
 from ledger.config import store_kind
 from ledger.parallel import even_shares, run_together
-from ledger.simulate import Settings, Tally, play_rounds, report, setup_table
+from ledger.simulate import Settings, play_rounds, setup_table
+from ledger.simulate_tally import Tally, report
 
 
 def share_seed(seed: int | None, index: int) -> int | None:

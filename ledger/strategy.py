@@ -16,20 +16,7 @@ double-deck deviations are deliberately *not* implemented.
 
 Insurance / even money is never taken (there is no such decision).
 
-The charts below are plain text so they can be compared cell by cell with a
-published chart.  Columns are the dealer up-card 2..9, T (any ten-value), A.
-
-Codes
-~~~~~
-``H``   hit
-``S``   stand
-``D``   double if allowed, otherwise hit
-``Ds``  double if allowed, otherwise stand
-``P``   split
-``Pd``  split if double after split is allowed, otherwise do not split
-``-``   do not split (play the hand by its hard total)
-``R``   surrender if allowed (rows say what to do otherwise)
-``.``   no surrender (use the other charts)
+The charts themselves, and what each code in them means, are in ledger/strategy_charts.py.
 """
 
 from __future__ import annotations
@@ -38,19 +25,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from ledger.strategy_charts import HARD, PAIR_SPLITS, SOFT, SURRENDER
+
 __all__ = [
     "Decision",
     "TableView",
     "basic_strategy",
     "mimic_dealer",
     "POLICIES",
-    "HARD_S17",
-    "HARD_H17",
-    "SOFT_S17",
-    "SOFT_H17",
-    "PAIRS",
-    "SURRENDER_S17",
-    "SURRENDER_H17",
 ]
 
 
@@ -93,124 +75,6 @@ class TableView:
             raise ValueError(
                 f"double_on must be one of {sorted(_DOUBLE_ON)}, got {self.double_on!r}"
             )
-
-
-# --------------------------------------------------------------------------- charts
-
-_UP = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
-
-# Hard totals, dealer stands on soft 17.  5-8 always hit, 17+ always stand.
-HARD_S17 = """
-        2   3   4   5   6   7   8   9   T   A
-  8     H   H   H   H   H   H   H   H   H   H
-  9     H   D   D   D   D   H   H   H   H   H
- 10     D   D   D   D   D   D   D   D   H   H
- 11     D   D   D   D   D   D   D   D   D   H
- 12     H   H   S   S   S   H   H   H   H   H
- 13     S   S   S   S   S   H   H   H   H   H
- 14     S   S   S   S   S   H   H   H   H   H
- 15     S   S   S   S   S   H   H   H   H   H
- 16     S   S   S   S   S   H   H   H   H   H
- 17     S   S   S   S   S   S   S   S   S   S
-"""
-
-# Hard totals, dealer hits soft 17: as S17 except 11 vs A doubles.
-HARD_H17 = """
-        2   3   4   5   6   7   8   9   T   A
-  8     H   H   H   H   H   H   H   H   H   H
-  9     H   D   D   D   D   H   H   H   H   H
- 10     D   D   D   D   D   D   D   D   H   H
- 11     D   D   D   D   D   D   D   D   D   D
- 12     H   H   S   S   S   H   H   H   H   H
- 13     S   S   S   S   S   H   H   H   H   H
- 14     S   S   S   S   S   H   H   H   H   H
- 15     S   S   S   S   S   H   H   H   H   H
- 16     S   S   S   S   S   H   H   H   H   H
- 17     S   S   S   S   S   S   S   S   S   S
-"""
-
-# Soft totals (row = total, A,2 = 13 ... A,9 = 20), dealer stands on soft 17.
-SOFT_S17 = """
-        2   3   4   5   6   7   8   9   T   A
- 13     H   H   H   D   D   H   H   H   H   H
- 14     H   H   H   D   D   H   H   H   H   H
- 15     H   H   D   D   D   H   H   H   H   H
- 16     H   H   D   D   D   H   H   H   H   H
- 17     H   D   D   D   D   H   H   H   H   H
- 18     S   Ds  Ds  Ds  Ds  S   S   H   H   H
- 19     S   S   S   S   S   S   S   S   S   S
- 20     S   S   S   S   S   S   S   S   S   S
-"""
-
-# Soft totals, dealer hits soft 17: soft 18 vs 2 and soft 19 vs 6 double.
-SOFT_H17 = """
-        2   3   4   5   6   7   8   9   T   A
- 13     H   H   H   D   D   H   H   H   H   H
- 14     H   H   H   D   D   H   H   H   H   H
- 15     H   H   D   D   D   H   H   H   H   H
- 16     H   H   D   D   D   H   H   H   H   H
- 17     H   D   D   D   D   H   H   H   H   H
- 18     Ds  Ds  Ds  Ds  Ds  S   S   H   H   H
- 19     S   S   S   S   Ds  S   S   S   S   S
- 20     S   S   S   S   S   S   S   S   S   S
-"""
-
-# Pair splitting (same for S17 and H17).  "Pd" = split only with DAS.
-PAIRS = """
-        2   3   4   5   6   7   8   9   T   A
- 2,2    Pd  Pd  P   P   P   P   -   -   -   -
- 3,3    Pd  Pd  P   P   P   P   -   -   -   -
- 4,4    -   -   -   Pd  Pd  -   -   -   -   -
- 5,5    -   -   -   -   -   -   -   -   -   -
- 6,6    Pd  P   P   P   P   -   -   -   -   -
- 7,7    P   P   P   P   P   P   -   -   -   -
- 8,8    P   P   P   P   P   P   P   P   P   P
- 9,9    P   P   P   P   P   S   P   P   S   S
- T,T    -   -   -   -   -   -   -   -   -   -
- A,A    P   P   P   P   P   P   P   P   P   P
-"""
-# (9,9 "S" = do not split; stand, same as hard 18.)
-
-# Late surrender, dealer stands on soft 17.  Hard totals on the first two cards;
-# when surrender is not possible hard 15/16 hit.  A splittable 8,8 is never
-# surrendered under S17 (it is split).
-SURRENDER_S17 = """
-        2   3   4   5   6   7   8   9   T   A
- 15     .   .   .   .   .   .   .   .   R   .
- 16     .   .   .   .   .   .   .   R   R   R
- 17     .   .   .   .   .   .   .   .   .   .
- 8,8    .   .   .   .   .   .   .   .   .   .
-"""
-
-# Late surrender, dealer hits soft 17: adds 15 vs A, 17 vs A and 8,8 vs A.
-# Fallbacks: 15/16 hit, 17 stands, 8,8 splits.
-SURRENDER_H17 = """
-        2   3   4   5   6   7   8   9   T   A
- 15     .   .   .   .   .   .   .   .   R   R
- 16     .   .   .   .   .   .   .   R   R   R
- 17     .   .   .   .   .   .   .   .   .   R
- 8,8    .   .   .   .   .   .   .   .   .   R
-"""
-
-
-def _parse_chart(text: str) -> dict[str, dict[str, str]]:
-    lines = [ln.split() for ln in text.strip().splitlines() if ln.strip()]
-    header, rows = lines[0], lines[1:]
-    if tuple(header) != _UP:
-        raise ValueError(f"bad chart header: {header}")
-    chart: dict[str, dict[str, str]] = {}
-    for row in rows:
-        label, cells = row[0], row[1:]
-        if len(cells) != len(_UP):
-            raise ValueError(f"bad chart row: {row}")
-        chart[label] = dict(zip(_UP, cells))
-    return chart
-
-
-_HARD = {False: _parse_chart(HARD_S17), True: _parse_chart(HARD_H17)}
-_SOFT = {False: _parse_chart(SOFT_S17), True: _parse_chart(SOFT_H17)}
-_PAIRS = _parse_chart(PAIRS)
-_SURRENDER = {False: _parse_chart(SURRENDER_S17), True: _parse_chart(SURRENDER_H17)}
 
 
 # --------------------------------------------------------------------------- cards
@@ -306,7 +170,7 @@ def basic_strategy(
 
     # 1. Late surrender (first two cards only).
     if view.surrender and can_surrender and len(cards) == 2 and not soft:
-        chart = _SURRENDER[h17]
+        chart = SURRENDER[h17]
         if splittable and pair_rank == "8":
             row = "8,8"
         else:
@@ -316,7 +180,7 @@ def basic_strategy(
 
     # 2. Pair splitting.
     if splittable:
-        code = _PAIRS[f"{pair_rank},{pair_rank}"][up]
+        code = PAIR_SPLITS[f"{pair_rank},{pair_rank}"][up]
         if code == "P" or (code == "Pd" and view.double_after_split):
             return Decision.SPLIT
         # "-", "S" or "Pd" without DAS: play the total below.
@@ -327,14 +191,14 @@ def basic_strategy(
     if soft:
         if total < 13:  # A,A that cannot be split (soft 12): always hit.
             return Decision.HIT
-        code = _SOFT[h17][str(total)][up]
+        code = SOFT[h17][str(total)][up]
     # 4. Hard totals.
     else:
         if total <= 8:
             return Decision.HIT
         if total >= 17:
             return Decision.STAND
-        code = _HARD[h17][str(total)][up]
+        code = HARD[h17][str(total)][up]
 
     if code == "H":
         return Decision.HIT

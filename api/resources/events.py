@@ -12,7 +12,7 @@ from flask import Response, g, request, stream_with_context
 from api.auth import authenticate, require
 from api.body import Blueprint
 from api.cursors import log_head, within_the_log
-from api.errors import BAD_LAST_EVENT_ID, problem
+from api.problems import BAD_LAST_EVENT_ID, problem
 from api.resources.common import ledger, table_members
 from api.resources.feed import table_page
 from api.responses import answers

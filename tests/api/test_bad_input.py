@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from api.errors import PROBLEM_MEDIA_TYPE, TYPE_BASE
+from api.problems import PROBLEM_MEDIA_TYPE, TYPE_BASE
 
 
 @pytest.fixture

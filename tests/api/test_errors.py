@@ -2,7 +2,8 @@
 
 import pytest
 
-from api.errors import PROBLEM_MEDIA_TYPE, TYPE_BASE, problem, status_for
+from api.errors import status_for
+from api.problems import PROBLEM_MEDIA_TYPE, TYPE_BASE, problem
 from ledger import errors as ledger_errors
 
 

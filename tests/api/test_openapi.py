@@ -303,7 +303,7 @@ def enum(spec, name, field):
 def test_closed_sets_are_enums_of_the_ledgers_own_names(spec):
     """Each closed set is listed from the one place the code names it, so the document cannot
     drift from what the server answers."""
-    from api.errors import TYPE_BASE, problem_kinds
+    from api.problems import TYPE_BASE, problem_kinds
     from api.schemas.events import FEED_EVENT_TYPES
     from api.schemas.history import TRAIL_EVENT_TYPES
     from api.visibility import CLOSED, CLOSED_EVENT

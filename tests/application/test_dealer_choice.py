@@ -50,7 +50,8 @@ def test_VU_2_a_random_cut_reveals_its_shoe_at_once(app, fund):
 def test_VU_2_a_cut_between_rounds_reveals_the_shoe_whose_place_it_takes(app, fund):
     """SHUFFLE.md: a replaced shoe is revealed. The cut's fresh shoe takes the place of the
     shoe in use at the table, whose seed would otherwise never be shown."""
-    from ledger.simulate import Settings, Tally, play_round
+    from ledger.simulate import Settings, play_round
+    from ledger.simulate_tally import Tally
     from ledger.strategy import TableView
 
     table, _ = _table(app, fund, "cut")

@@ -10,7 +10,8 @@ from eventsourcing.application import AggregateNotFoundError
 from ledger.application import TwentyOneLedger
 from ledger.cli.reveal_retired import reveal_retired
 from ledger.config import store_env
-from ledger.simulate import Settings, Tally, play_round
+from ledger.simulate import Settings, play_round
+from ledger.simulate_tally import Tally
 from ledger.strategy import TableView
 from ledger.use_cases.retired_shoes import UPGRADE_REASON
 from replay.verify import verify

@@ -41,16 +41,8 @@ from ledger.application import TwentyOneLedger
 from ledger.cli import main
 from ledger.config import store_env
 from ledger.shuffle import ALGORITHM, verify_seed
-from ledger.simulate import (
-    FINALS,
-    UPCARDS,
-    Settings,
-    Tally,
-    dealer_table,
-    play_round,
-    run,
-    setup_table,
-)
+from ledger.simulate import Settings, play_round, run, setup_table
+from ledger.simulate_tally import FINALS, UPCARDS, Tally, dealer_table
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = 2500  # about 5 s; the standard error of a share with n samples is at most 0.5/sqrt(n)

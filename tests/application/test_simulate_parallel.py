@@ -13,8 +13,9 @@ from ledger.application import TwentyOneLedger
 from ledger.cli import main
 from ledger.config import store_env
 from ledger.errors import InvalidRules
-from ledger.simulate import Settings, Tally, play_rounds, report, setup_table
+from ledger.simulate import Settings, play_rounds, setup_table
 from ledger.simulate_parallel import run_parallel, share_seed, shares
+from ledger.simulate_tally import Tally, report
 
 TIMINGS = {"seconds", "rounds_per_second", "events_per_second", "table_ids"}  # not figures
 MEMORY = store_env("memory", environ={})

@@ -14,7 +14,8 @@ import pytest
 
 from ledger.cards import unshuffled
 from ledger.errors import NotPermitted
-from ledger.simulate import Settings, Tally, play_round
+from ledger.simulate import Settings, play_round
+from ledger.simulate_tally import Tally
 from ledger.strategy import TableView
 from replay.verify import verify
 

@@ -12,7 +12,8 @@ from replay_history import play_fixed_casino
 from ledger.application import TwentyOneLedger
 from ledger.domain.chain import project
 from ledger.domain.table import Table
-from ledger.simulate import Settings, Tally, play_round, setup_table
+from ledger.simulate import Settings, play_round, setup_table
+from ledger.simulate_tally import Tally
 from replay.__main__ import main
 from replay.timetravel import parse_time, round_at, state_of, table_at
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from ledger import simulate
+from ledger import simulate, simulate_tally
 from ledger.application import TwentyOneLedger
 from ledger.cards import unshuffled
 
@@ -34,7 +34,7 @@ def play_tables(app: TwentyOneLedger, seed: int = 7) -> dict[str, list[str]]:
             table, view = simulate.setup_table(s, app)
             if fixed:
                 app.fix_next_shoe(table, fixed_order(rng))
-            tally = simulate.Tally()
+            tally = simulate_tally.Tally()
             for _ in range(ROUNDS):
                 simulate.play_round(app, table, s, view, tally)
             tables.setdefault(family, []).append(table)
