@@ -20,7 +20,8 @@ from uuid import UUID
 
 from ledger import accounts
 from ledger.domain.chain import canonical
-from replay.damage import Versions, decode
+from replay.checked_reads import Versions
+from replay.damage import decode
 from replay.event_schemas import ENVELOPE_FIELDS, SCHEMA_VERSION, event_topics
 from replay.json_option import json_parent, wants_json
 from replay.store import not_a, notifications, stream_kind
