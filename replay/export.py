@@ -204,7 +204,8 @@ def _export_command(args: argparse.Namespace, env: Mapping[str, str] | None = No
 def _import_command(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
     import json
 
-    from replay.importer import ImportRefused, import_file
+    from replay.import_checks import ImportRefused
+    from replay.importer import import_file
 
     app = _open_app(env)
     try:
