@@ -42,13 +42,13 @@
   the one check that sees a settlement rewritten to contradict its cards with its transfers
   made to match and every hash recomputed.
 
-Each stream is read once: the round's (checked as read, ``replay.damage``), each wallet's and
-the table's back to the round (``replay.stretch``), each shoe's, every one with its events'
-positions in the log in the same query (``replay.log_positions``); the chains are checked over
-what was read. An event of any of them that cannot be decoded is ``StoreDamaged`` naming that
-event's own stream and version. The parts live beside this module: ``audit_events`` (an event
-as listed), ``audit_hands``, ``audit_money`` (balances, the pool, a wallet's parts) and
-``audit_shoe``, ``audit_rederived``.
+Each stream is read once: the round's (checked as read, ``replay.checked_reads``), each
+wallet's and the table's back to the round (``replay.stretch``), each shoe's, every one with
+its events' positions in the log in the same query (``replay.log_positions``); the chains are
+checked over what was read. An event of any of them that cannot be decoded is ``StoreDamaged``
+naming that event's own stream and version. The parts live beside this module:
+``audit_events`` (an event as listed), ``audit_hands``, ``audit_money`` (balances, the pool, a
+wallet's parts) and ``audit_shoe``, ``audit_rederived``.
 """
 
 from __future__ import annotations
@@ -76,7 +76,8 @@ from replay.audit_rederived import rederived
 from replay.audit_reveal import reveal_cause
 from replay.audit_shoe import shoe_audit
 from replay.audit_table import table_record
-from replay.damage import fold, read_stream, reported
+from replay.checked_reads import fold, read_stream
+from replay.damage import reported
 from replay.stretch import Stretch, verify_stretch
 
 __all__ = ["audit_of", "audit_round", "chains_shown", "chains_verdict", "read_round", "summarize"]

@@ -14,7 +14,8 @@ from ledger.domain.chain import event_fields
 from ledger.domain.table import Table
 from ledger.domain.transfers import FundsTransferredBase
 from replay.audit_events import actor_of, event_entry, type_name, utc
-from replay.damage import fold, reported
+from replay.checked_reads import fold
+from replay.damage import reported
 from replay.stretch import Stretch, read_back
 
 # How far apart the clocks of two ledger processes may be. A wallet's stream is read back to

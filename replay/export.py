@@ -20,7 +20,8 @@ from uuid import UUID
 
 from ledger import accounts
 from ledger.domain.chain import canonical
-from replay.damage import Versions, decode
+from replay.checked_reads import Versions
+from replay.damage import decode
 from replay.event_schemas import ENVELOPE_FIELDS, SCHEMA_VERSION, event_topics
 from replay.json_option import json_parent, wants_json
 from replay.store import not_a, notifications, stream_kind
@@ -203,7 +204,8 @@ def _export_command(args: argparse.Namespace, env: Mapping[str, str] | None = No
 def _import_command(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> int:
     import json
 
-    from replay.importer import ImportRefused, import_file
+    from replay.import_checks import ImportRefused
+    from replay.importer import import_file
 
     app = _open_app(env)
     try:

@@ -42,7 +42,7 @@ from ledger.config import store_env
 from ledger.domain.round import Round
 from ledger.errors import LedgerError
 from ledger.given_by import given_by
-from replay.damage import read_stream
+from replay.checked_reads import read_stream
 from replay.rederivation import Rederivation, compare_settlements, settlement
 from replay.rederive_walk import RoundReplay
 

@@ -28,7 +28,7 @@ from ledger.domain.round import Round
 from ledger.games import casino, dealer_penalties, vingt_un
 from ledger.games.play import settled_net, settlement_legs
 from ledger.rules import RuleSet
-from replay.damage import fold
+from replay.checked_reads import fold
 from replay.side_payments import released, side_payment
 
 Leg = tuple[str, str, int, str]  # payer, payee, amount (> 0), clause

@@ -12,16 +12,8 @@ from ledger.domain.chain import plain
 from ledger.domain.round import Round
 from replay import log_positions
 from replay.audit_shoe import committed_before_deal
-from replay.damage import (
-    StoreDamaged,
-    StreamEvents,
-    decode,
-    fold,
-    latest_version,
-    locator,
-    read_stream,
-    reported,
-)
+from replay.checked_reads import StreamEvents, fold, latest_version, locator, read_stream
+from replay.damage import StoreDamaged, decode, reported
 from replay.store import not_a, stream_kind
 
 

@@ -16,7 +16,7 @@ from api.cursors import log_head
 from api.shoe_secrets import burns_shown, mask_shoe_event, withheld_shoes
 from api.table_members import TableMembers
 from api.visibility import CHAIN_FIELDS, burn_shoes, event_record, event_views, sees_all
-from replay.damage import read_stream
+from replay.checked_reads import read_stream
 from replay.event_rows import page_reader
 
 BATCH = 500

@@ -18,7 +18,8 @@
 
 The table results are folded from the same events as the rounds, in the same projector, so
 the two never disagree about which rounds they have seen. The tables' columns, and where each
-stands in a row, are ``history_columns``'s.
+stands in a row, are ``history_columns``'s; their row caches, the bulk read of a batch's rows
+and the row an event changes, ``history_rows``'s (``HistoryRows``, which ``History`` extends).
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ from replay.projections.history_columns import (
     HAND_COLUMNS,
     OPEN,
     P_HANDS,
-    P_JOINED,
     P_NET,
     P_STAKED,
     PLAYER_COLUMNS,
@@ -52,9 +52,7 @@ from replay.projections.history_columns import (
     R_HANDS,
     R_HELD,
     R_HOUSE,
-    R_NUMBER,
     R_PASSES,
-    R_POS,
     R_PUNTERS,
     R_SETTLED,
     R_STAKED,
@@ -75,19 +73,13 @@ from replay.projections.history_columns import (
     TABLE_FIGURE,
     TEXT_COLUMNS,
     column_defs,
-    new_hand,
-    new_player,
-    new_round,
-    new_table,
 )
-from replay.projections.projector import Handler, Projector
-from replay.projections.rows import Rows
+from replay.projections.history_rows import HOUSE, HistoryRows
+from replay.projections.projector import Handler
 from replay.side_payments import side_payment
 
-HOUSE = "house"
 
-
-class History(Projector):
+class History(HistoryRows):
     name = "history"
     # 2: view_round_players.joined, the player's paging cursor.
     # 3: pool transfers, recorded in the table's stream.
@@ -117,17 +109,6 @@ class History(Projector):
         "CREATE INDEX IF NOT EXISTS view_tables_by_opening ON view_tables (opened_at, table_id)",
     )
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.rounds = self.owned(Rows("view_rounds", ("round_id",), ROUND_COLUMNS, new_round))
-        self.hands = self.owned(
-            Rows("view_round_hands", ("round_id", "hand"), HAND_COLUMNS, new_hand)
-        )
-        self.players = self.owned(
-            Rows("view_round_players", ("round_id", "player_id"), PLAYER_COLUMNS, new_player)
-        )
-        self.tables_ = self.owned(Rows("view_tables", ("table_id",), TABLE_COLUMNS, new_table))
-
     def handlers(self) -> dict[str, Handler]:
         return {
             "Table.Opened": self.table_opened,
@@ -147,52 +128,7 @@ class History(Projector):
             "Table.FundsTransferred": self.transferred,
         }
 
-    # -- bulk reads ------------------------------------------------------------------------
-
-    def prefetch(self, batch: list[tuple[Any, Any]]) -> None:
-        if self.cached_whole():
-            return
-        rounds, hands, tables, players = set(), set(), set(), set()
-        for event, _ in batch:
-            name = type(event).__qualname__
-            if name.startswith("Round."):
-                rid = event.originator_id
-                rounds.add(rid)
-                hand = getattr(event, "hand", None)
-                if hand is not None and hand not in DEALER_HANDS:
-                    hands.add((rid, hand))
-                if name == "Round.HoldAdjusted" and (paid := side_payment(event)) and paid.payee:
-                    hands.add((rid, paid.payee))
-                if name == "Round.Started":
-                    tables.add(str(event.table_id))
-                    if event.dealer != HOUSE:
-                        players.add((rid, event.dealer))
-                elif name == "Round.HandOpened":
-                    players.add((rid, event.player))
-            elif name.startswith("Table."):
-                tables.add(event.originator_id)
-            if hasattr(event, "from_account"):
-                if event.round_id:
-                    rounds.add(event.round_id)
-                for account in (event.from_account, event.to_account):
-                    kind, _, owner = account.partition(":")
-                    if kind in ("pool", "house"):
-                        tables.add(owner)
-                    elif kind == "escrow":
-                        rounds.add(owner)
-                    elif kind == "player" and event.round_id:
-                        players.add((event.round_id, owner))
-        self.rounds.prefetch(self.db, rounds)
-        self.hands.prefetch(self.db, hands)
-        self.players.prefetch(self.db, players)
-        tables.update(self.rounds.cache[r][R_TABLE] for r in rounds if self.rounds.cache[r][0])
-        self.tables_.prefetch(self.db, tables)
-
     # -- tables ----------------------------------------------------------------------------
-
-    def _table(self, table_id: str) -> list[Any]:
-        self.tables_.touch(table_id)
-        return self.tables_.get(self.db, table_id)
 
     def table_opened(self, event: Any, n: Any) -> None:
         row = self._table(event.originator_id)
@@ -202,24 +138,6 @@ class History(Projector):
         self._table(event.originator_id)[T_CLOSED] = event.timestamp
 
     # -- rounds and hands ------------------------------------------------------------------
-
-    def _round(self, event: Any, n: Any) -> tuple[str, list[Any]]:
-        rid = event.originator_id
-        self.rounds.touch(rid)
-        row = self.rounds.get(self.db, rid)
-        row[R_POS] = n.id
-        return rid, row
-
-    def _player(self, rid: str, rnd: list[Any], player: str, role: str, n: Any) -> list[Any]:
-        key = (rid, player)
-        row = self.players.get(self.db, key)
-        if not row[0]:
-            row[:4] = [rnd[R_TABLE], rnd[R_NUMBER], rnd[4], role]
-            # Where he joined the round: his rounds' order, and the paging cursor of his
-            # history (one event never brings one player into two rounds).
-            row[P_JOINED] = n.id
-        self.players.touch(key)
-        return row
 
     def started(self, event: Any, n: Any) -> None:
         rid, row = self._round(event, n)
@@ -250,11 +168,6 @@ class History(Projector):
         rid, rnd = self._round(event, n)
         first = self.hands.get(self.db, (rid, event.hand))
         self._open_hand(rid, rnd, event.new_hand, first[H_PLAYER], first[1], n)
-
-    def _hand(self, rid: str, hand: str) -> list[Any]:
-        key = (rid, hand)
-        self.hands.touch(key)
-        return self.hands.get(self.db, key)
 
     def staked(self, event: Any, n: Any) -> None:
         rid, rnd = self._round(event, n)

@@ -14,7 +14,8 @@ from tampering import alter, damage
 from ledger.application import TwentyOneLedger
 from replay.__main__ import main
 from replay.audit import audit_round
-from replay.damage import StoreDamaged, fold
+from replay.checked_reads import fold
+from replay.damage import StoreDamaged
 from replay.event_shape import misshapen
 
 

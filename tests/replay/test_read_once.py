@@ -1,5 +1,5 @@
 """The replay tools read each stored event they need once: the check for damaged events is
-made while reading (``replay.damage.read_stream``), and the round's audit checks the chains
+made while reading (``replay.checked_reads.read_stream``), and the round's audit checks the chains
 of the wallets, the table and the shoes over the events it read for its data."""
 
 from __future__ import annotations

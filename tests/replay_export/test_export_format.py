@@ -16,7 +16,8 @@ from ledger.application import TwentyOneLedger
 from ledger.domain.chain import GENESIS, event_hash
 from replay import event_schemas
 from replay.export import export_lines
-from replay.importer import ImportRefused, import_lines
+from replay.import_checks import ImportRefused
+from replay.importer import import_lines
 
 ENVELOPE = {
     "stream",

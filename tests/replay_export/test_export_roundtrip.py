@@ -14,7 +14,8 @@ from ledger.balances import fold_balances
 from ledger.config import store_kind
 from ledger.domain.chain import verify_chain
 from replay.export import export_lines
-from replay.importer import ImportRefused, import_lines
+from replay.import_checks import ImportRefused
+from replay.importer import import_lines
 
 
 @pytest.fixture

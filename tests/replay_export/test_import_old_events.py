@@ -23,7 +23,8 @@ from replay import importer
 from replay.__main__ import main
 from replay.event_schemas import data_fields, event_classes
 from replay.export import export_lines
-from replay.importer import ImportRefused, domain_event, import_from, import_lines
+from replay.import_checks import ImportRefused
+from replay.importer import domain_event, import_from, import_lines
 from replay.verify import verify
 
 FIXTURE = Path(__file__).parent / "fixtures" / "before_dealer_totals.jsonl"
