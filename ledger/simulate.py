@@ -2,7 +2,9 @@
 the rules against known figures (e.g. the dealer's final-total table of casino Blackjack).
 
 Policies: casino players follow ``--strategy`` (``basic`` or ``mimic``); in the private
-games players draw below 16 (Очко: below 17, at most three cards), split only aces, stand on
+games players draw below 16 (Очко: below 17, at most three cards), divide a pair of aces
+where the table allows it (Vingt-un; Hoyle tables are opened without ``allow_split``, and
+Очко has no division) and no other pair, stand on
 21 or more (a hand that waits for its holder's stand, ``holder_ends_turn``), and the dealer
 draws below 17; the Vingt-un dealer calls "double" on an ace or a ten-card.
 

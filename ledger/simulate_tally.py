@@ -80,13 +80,21 @@ def dealer_table(tally: Tally) -> dict[str, dict[str, Any]]:
     dealer played his hand out (not when every player hand was settled before his turn), so
     they are estimated as P(no natural) x the shares among the rounds he played. Counting
     only the rounds he played would inflate the blackjack share (about 8% -> 10% with a ten
-    up for a basic-strategy player, who often busts against a ten)."""
+    up for a basic-strategy player, who often busts against a ten).
+
+    A share nothing was seen of is None (JSON null), not 0: all of an up-card never dealt,
+    and, for one the dealer never played out (a short run), every final but blackjack, unless
+    every such round was his blackjack (then the others are truly 0)."""
     out = {}
     for up in UPCARDS:
         seen, played = tally.dealer.get(up, Counter()), tally.dealer_played.get(up, Counter())
         n, m = seen["n"], played["n"]
-        bj = seen["blackjack"] / n if n else 0.0
-        shares = {k: ((1 - bj) * played[k] / m if m else 0.0) for k in FINALS if k != "blackjack"}
+        bj = seen["blackjack"] / n if n else None
+        shares: dict[str, float | None] = {
+            k: (1 - bj) * played[k] / m if m else (0.0 if bj == 1 else None)
+            for k in FINALS
+            if k != "blackjack"
+        }
         shares["blackjack"] = bj
         out[up] = {k: shares[k] for k in FINALS} | {"n": n, "played": m}
     return out

@@ -312,6 +312,23 @@ def test_the_dealer_table_counts_the_rounds_he_did_not_need_to_play():
     assert (row["n"], row["played"]) == (10, 3)
 
 
+def test_a_share_the_run_saw_nothing_of_is_null_not_zero():
+    # An ace up twice, neither his blackjack, and he never played out (the player busted);
+    # a six never dealt; a ten up once, his blackjack.
+    tally = Tally()
+    tally.dealer["A"].update({"n": 2})
+    tally.dealer["10"].update({"n": 1, "blackjack": 1})
+
+    table = dealer_table(tally)
+
+    assert table["A"]["blackjack"] == 0.0
+    assert all(table["A"][k] is None for k in FINALS if k != "blackjack")
+    assert all(table["6"][k] is None for k in FINALS)
+    assert (table["6"]["n"], table["6"]["played"]) == (0, 0)
+    assert table["10"]["blackjack"] == 1.0
+    assert all(table["10"][k] == 0.0 for k in FINALS if k != "blackjack")
+
+
 # -- seeds ----------------------------------------------------------------------------------------
 
 TIMINGS = ("seconds", "rounds_per_second", "events_per_second", "table_ids")  # not figures
