@@ -25,12 +25,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from ledger.strategy_charts import HARD, PAIR_SPLITS, SOFT, SURRENDER
+from ledger.strategy_charts import MULTI_DECK, Charts
 
 __all__ = [
     "Decision",
     "TableView",
     "basic_strategy",
+    "charts_for",
     "mimic_dealer",
     "POLICIES",
 ]
@@ -132,6 +133,11 @@ def _up_column(dealer_up: str) -> str:
 # --------------------------------------------------------------------------- policies
 
 
+def charts_for(decks: int) -> Charts:
+    """The charts a table of ``decks`` decks is played by (see the module docstring)."""
+    return MULTI_DECK
+
+
 def _double_allowed(
     total: int, soft: bool, view: TableView, hands_in_play: int, can_double: bool
 ) -> bool:
@@ -163,27 +169,30 @@ def basic_strategy(
     if total >= 21:
         return Decision.STAND
 
+    charts = charts_for(view.decks)
     h17 = view.dealer_hits_soft_17
     is_pair = len(cards) == 2 and _value(cards[0]) == _value(cards[1])
     splittable = is_pair and can_split and hands_in_play < view.max_hands
     pair_rank = _up_column(cards[0]) if is_pair else None  # "2".."9","T","A"
+    pair_row = f"{pair_rank},{pair_rank}"
 
-    # 1. Late surrender (first two cards only).
+    # 1. Late surrender (first two cards only).  A splittable pair with a row of its own
+    #    (8,8) is looked up there, any other hand by its hard total.
     if view.surrender and can_surrender and len(cards) == 2 and not soft:
-        chart = SURRENDER[h17]
-        if splittable and pair_rank == "8":
-            row = "8,8"
-        else:
-            row = str(total)
-        if row in chart and chart[row][up] == "R":
+        chart = charts.surrender[h17]
+        row = pair_row if splittable and pair_row in chart else str(total)
+        code = chart[row][up] if row in chart else "."
+        if code == "R" or (code == "Rn" and not view.double_after_split):
             return Decision.SURRENDER
 
     # 2. Pair splitting.
     if splittable:
-        code = PAIR_SPLITS[f"{pair_rank},{pair_rank}"][up]
+        code = charts.pairs[h17][pair_row][up]
         if code == "P" or (code == "Pd" and view.double_after_split):
             return Decision.SPLIT
-        # "-", "S" or "Pd" without DAS: play the total below.
+        if code == "S":  # 9,9
+            return Decision.STAND
+        # "-" or "Pd" without DAS: play the total below.
 
     double_ok = _double_allowed(total, soft, view, hands_in_play, can_double)
 
@@ -191,14 +200,14 @@ def basic_strategy(
     if soft:
         if total < 13:  # A,A that cannot be split (soft 12): always hit.
             return Decision.HIT
-        code = SOFT[h17][str(total)][up]
+        code = charts.soft[h17][str(total)][up]
     # 4. Hard totals.
     else:
-        if total <= 8:
+        if total < 8:
             return Decision.HIT
         if total >= 17:
             return Decision.STAND
-        code = HARD[h17][str(total)][up]
+        code = charts.hard[h17][str(total)][up]
 
     if code == "H":
         return Decision.HIT
