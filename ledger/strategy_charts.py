@@ -1,7 +1,7 @@
 """The 4-8-deck basic-strategy charts that ``ledger.strategy.basic_strategy`` reads (the
 variant it plays is described there), as text and parsed: hard and soft totals for a dealer who
 stands on soft 17 (S17) and one who hits it (H17), the pairs to split, the hands to surrender
-late.
+late.  The 1- and 2-deck charts, in the same form, are in ledger/strategy_charts_few_decks.py.
 
 The charts below are plain text so they can be compared cell by cell with a
 published chart.  Columns are the dealer up-card 2..9, T (any ten-value), A.
@@ -18,7 +18,7 @@ Codes
 ``-``   do not split (play the hand by its hard total)
 ``R``   surrender if allowed (rows say what to do otherwise)
 ``Rn``  surrender if allowed and double after split is not, otherwise split (a pairs row of
-        a surrender chart)
+        a surrender chart; only the 2-deck H17 chart has one)
 ``.``   no surrender (use the other charts)
 """
 
