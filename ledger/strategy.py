@@ -4,19 +4,28 @@ Pure functions, standard library only.
 
 Chart variant
 -------------
-``basic_strategy`` implements the standard *multi-deck* (4-8 decks) total-dependent
-basic strategy as published e.g. by the Wizard of Odds, with these variations:
+``basic_strategy`` implements the standard total-dependent basic strategy as published by the
+Wizard of Odds, with the chart for the table's number of decks:
+
+* 1 deck and 2 decks: their own charts (ledger/strategy_charts_few_decks.py, which says where
+  each cell comes from);
+* 3 decks or more: the 4-8-deck chart (ledger/strategy_charts.py).  Wizard publishes charts
+  for 1, 2 and 4-8 decks and none for 3; the 2-deck chart's extra doubles (9 vs 2, and A,3 vs 4
+  under H17) are already hits at 3 decks by an exact two-card calculation, so a 3-deck shoe is
+  played by the multi-deck chart;
+
+each with these variations:
 
 * dealer stands on soft 17 (S17) vs dealer hits soft 17 (H17);
-* double after split allowed (DAS) vs not allowed (pair entries marked ``Pd``);
+* double after split allowed (DAS) vs not allowed (pair entries marked ``Pd``, and the 2-deck
+  H17 surrender of 8,8 vs A, ``Rn``);
 * late surrender (LS) when the table offers it.
 
-The multi-deck chart is also used for 1- and 2-deck games; the (small) single- and
-double-deck deviations are deliberately *not* implemented.
+The charts assume double down on any two cards; a narrower doubling rule falls back as each
+code says (``D`` hits, ``Ds`` stands).  A pair that cannot be split (four hands already) is
+played by its hard total.  What each code means is in ledger/strategy_charts.py.
 
 Insurance / even money is never taken (there is no such decision).
-
-The charts themselves, and what each code in them means, are in ledger/strategy_charts.py.
 """
 
 from __future__ import annotations
@@ -25,12 +34,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from ledger.strategy_charts import HARD, PAIR_SPLITS, SOFT, SURRENDER
+from ledger.strategy_charts import MULTI_DECK, Charts
+from ledger.strategy_charts_few_decks import ONE_DECK, TWO_DECKS
 
 __all__ = [
     "Decision",
     "TableView",
     "basic_strategy",
+    "charts_for",
     "mimic_dealer",
     "POLICIES",
 ]
@@ -132,6 +143,15 @@ def _up_column(dealer_up: str) -> str:
 # --------------------------------------------------------------------------- policies
 
 
+def charts_for(decks: int) -> Charts:
+    """The charts a table of ``decks`` decks is played by (see the module docstring)."""
+    if decks == 1:
+        return ONE_DECK
+    if decks == 2:
+        return TWO_DECKS
+    return MULTI_DECK
+
+
 def _double_allowed(
     total: int, soft: bool, view: TableView, hands_in_play: int, can_double: bool
 ) -> bool:
@@ -154,7 +174,7 @@ def basic_strategy(
     can_split: bool,
     can_surrender: bool,
 ) -> Decision:
-    """Multi-deck total-dependent basic strategy (see module docstring)."""
+    """Total-dependent basic strategy for the table's rules (see module docstring)."""
     cards = tuple(cards)
     if not cards:
         raise ValueError("cannot decide on an empty hand")
@@ -163,27 +183,30 @@ def basic_strategy(
     if total >= 21:
         return Decision.STAND
 
+    charts = charts_for(view.decks)
     h17 = view.dealer_hits_soft_17
     is_pair = len(cards) == 2 and _value(cards[0]) == _value(cards[1])
     splittable = is_pair and can_split and hands_in_play < view.max_hands
     pair_rank = _up_column(cards[0]) if is_pair else None  # "2".."9","T","A"
+    pair_row = f"{pair_rank},{pair_rank}"
 
-    # 1. Late surrender (first two cards only).
+    # 1. Late surrender (first two cards only).  A splittable pair with a row of its own
+    #    (8,8; 7,7 in one deck) is looked up there, any other hand by its hard total.
     if view.surrender and can_surrender and len(cards) == 2 and not soft:
-        chart = SURRENDER[h17]
-        if splittable and pair_rank == "8":
-            row = "8,8"
-        else:
-            row = str(total)
-        if row in chart and chart[row][up] == "R":
+        chart = charts.surrender[h17]
+        row = pair_row if splittable and pair_row in chart else str(total)
+        code = chart[row][up] if row in chart else "."
+        if code == "R" or (code == "Rn" and not view.double_after_split):
             return Decision.SURRENDER
 
     # 2. Pair splitting.
     if splittable:
-        code = PAIR_SPLITS[f"{pair_rank},{pair_rank}"][up]
+        code = charts.pairs[h17][pair_row][up]
         if code == "P" or (code == "Pd" and view.double_after_split):
             return Decision.SPLIT
-        # "-", "S" or "Pd" without DAS: play the total below.
+        if code == "S":  # 9,9; 7,7 vs T in one deck (which hard 14 would hit)
+            return Decision.STAND
+        # "-" or "Pd" without DAS: play the total below.
 
     double_ok = _double_allowed(total, soft, view, hands_in_play, can_double)
 
@@ -191,14 +214,14 @@ def basic_strategy(
     if soft:
         if total < 13:  # A,A that cannot be split (soft 12): always hit.
             return Decision.HIT
-        code = SOFT[h17][str(total)][up]
+        code = charts.soft[h17][str(total)][up]
     # 4. Hard totals.
     else:
-        if total <= 8:
+        if total < 8:
             return Decision.HIT
         if total >= 17:
             return Decision.STAND
-        code = HARD[h17][str(total)][up]
+        code = charts.hard[h17][str(total)][up]
 
     if code == "H":
         return Decision.HIT

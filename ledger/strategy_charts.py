@@ -1,6 +1,7 @@
-"""The basic-strategy charts that ``ledger.strategy.basic_strategy`` reads (the variant it
-plays is described there), as text and parsed: hard and soft totals for a dealer who stands on
-soft 17 (S17) and one who hits it (H17), the pairs to split, the hands to surrender late.
+"""The 4-8-deck basic-strategy charts that ``ledger.strategy.basic_strategy`` reads (the
+variant it plays is described there), as text and parsed: hard and soft totals for a dealer who
+stands on soft 17 (S17) and one who hits it (H17), the pairs to split, the hands to surrender
+late.  The 1- and 2-deck charts, in the same form, are in ledger/strategy_charts_few_decks.py.
 
 The charts below are plain text so they can be compared cell by cell with a
 published chart.  Columns are the dealer up-card 2..9, T (any ten-value), A.
@@ -8,19 +9,27 @@ published chart.  Columns are the dealer up-card 2..9, T (any ten-value), A.
 Codes
 ~~~~~
 ``H``   hit
-``S``   stand
+``S``   stand (in a pairs chart: do not split, stand)
 ``D``   double if allowed, otherwise hit
 ``Ds``  double if allowed, otherwise stand
 ``P``   split
-``Pd``  split if double after split is allowed, otherwise do not split
+``Pd``  split if double after split is allowed, otherwise do not split (play the hand by its
+        hard total)
 ``-``   do not split (play the hand by its hard total)
 ``R``   surrender if allowed (rows say what to do otherwise)
+``Rn``  surrender if allowed and double after split is not, otherwise split (a pairs row of
+        a surrender chart; only the 2-deck H17 chart has one)
 ``.``   no surrender (use the other charts)
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 __all__ = [
+    "Charts",
+    "MULTI_DECK",
+    "parse_chart",
     "HARD_S17",
     "HARD_H17",
     "SOFT_S17",
@@ -36,7 +45,7 @@ __all__ = [
 
 _UP = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 
-# Hard totals, dealer stands on soft 17.  5-8 always hit, 17+ always stand.
+# Hard totals, dealer stands on soft 17.  Below 8 always hit, 17+ always stand.
 HARD_S17 = """
         2   3   4   5   6   7   8   9   T   A
   8     H   H   H   H   H   H   H   H   H   H
@@ -106,7 +115,7 @@ PAIRS = """
  T,T    -   -   -   -   -   -   -   -   -   -
  A,A    P   P   P   P   P   P   P   P   P   P
 """
-# (9,9 "S" = do not split; stand, same as hard 18.)
+# (9,9 "S" = do not split; stand, as hard 18 does.)
 
 # Late surrender, dealer stands on soft 17.  Hard totals on the first two cards;
 # when surrender is not possible hard 15/16 hit.  A splittable 8,8 is never
@@ -130,12 +139,16 @@ SURRENDER_H17 = """
 """
 
 
-def _parse_chart(text: str) -> dict[str, dict[str, str]]:
+Chart = dict[str, dict[str, str]]  # row label -> up-card column -> code
+
+
+def parse_chart(text: str) -> Chart:
+    """A text chart as row label -> up-card column -> code (the header must be 2..9, T, A)."""
     lines = [ln.split() for ln in text.strip().splitlines() if ln.strip()]
     header, rows = lines[0], lines[1:]
     if tuple(header) != _UP:
         raise ValueError(f"bad chart header: {header}")
-    chart: dict[str, dict[str, str]] = {}
+    chart: Chart = {}
     for row in rows:
         label, cells = row[0], row[1:]
         if len(cells) != len(_UP):
@@ -144,9 +157,20 @@ def _parse_chart(text: str) -> dict[str, dict[str, str]]:
     return chart
 
 
+class Charts(NamedTuple):
+    """One deck class's charts, each by whether the dealer hits soft 17."""
+
+    hard: dict[bool, Chart]
+    soft: dict[bool, Chart]
+    pairs: dict[bool, Chart]
+    surrender: dict[bool, Chart]
+
+
 # Parsed: row label -> up-card column -> code; by whether the dealer hits soft 17 (the pairs'
 # chart is the same for both).
-HARD = {False: _parse_chart(HARD_S17), True: _parse_chart(HARD_H17)}
-SOFT = {False: _parse_chart(SOFT_S17), True: _parse_chart(SOFT_H17)}
-PAIR_SPLITS = _parse_chart(PAIRS)
-SURRENDER = {False: _parse_chart(SURRENDER_S17), True: _parse_chart(SURRENDER_H17)}
+HARD = {False: parse_chart(HARD_S17), True: parse_chart(HARD_H17)}
+SOFT = {False: parse_chart(SOFT_S17), True: parse_chart(SOFT_H17)}
+PAIR_SPLITS = parse_chart(PAIRS)
+SURRENDER = {False: parse_chart(SURRENDER_S17), True: parse_chart(SURRENDER_H17)}
+
+MULTI_DECK = Charts(HARD, SOFT, {False: PAIR_SPLITS, True: PAIR_SPLITS}, SURRENDER)

@@ -1,4 +1,5 @@
-"""Spot checks of ledger.strategy against the published multi-deck basic strategy."""
+"""Spot checks of ledger.strategy against the published multi-deck basic strategy (the 1- and
+2-deck charts: tests/unit/test_strategy_few_decks.py)."""
 
 from __future__ import annotations
 
@@ -405,19 +406,6 @@ def test_double_on_restrictions(double_on, cards, up, expected):
         double_on=double_on,
     )
     assert play(cards, up, view) == expected
-
-
-# ------------------------------------------------------------------------ deck count
-
-
-@pytest.mark.parametrize("decks", [1, 2, 8])
-def test_multi_deck_chart_used_for_any_deck_count(decks):
-    view = TableView(
-        decks=decks, dealer_hits_soft_17=False, double_after_split=True, surrender=False
-    )
-    assert play("6H 5C", "AD", view) == H
-    assert play("AH 7C", "2D", view) == S
-    assert play("TH 2C", "3D", view) == H
 
 
 # ---------------------------------------------------------------------------- mimic
