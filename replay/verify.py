@@ -21,8 +21,9 @@ once and feeds it to the checks below) checks:
   the shoes and cards are gathered for both by ``replay.verify_shoes``);
 - **rounds**: a round its table opened or closed, or a transfer names, has its stream, and
   one its table closed has its ``Round.Ended``; the other way round, a round that started,
-  and one that ended, has its table's ``Table.RoundOpened`` and ``Table.RoundClosed``, and a
-  table opens no round while another is open (``replay.verify_rounds``); a shoe a table's
+  and one that ended, has its table's ``Table.RoundOpened`` and ``Table.RoundClosed`` (and,
+  when its end passed the deal, the ``Table.DealPassed`` after it), and a table opens no round
+  while another is open (``replay.verify_rounds``); a shoe a table's
   closing retired has that ``Table.Closed``, and every shoe its ``Table.ShoeChanged``
   (``replay.verify_shoe_log``): each pair is written in one save, so a stream's last event
   dropped is named by the other stream;

@@ -179,7 +179,9 @@ class Verifier:
         elif isinstance(event, Round.Started):
             self.rounds.started(stream, event, where)
         elif isinstance(event, Round.Ended):
-            self.rounds.ended[stream] = where
+            self.rounds.ended_at(stream, event, where)
+        elif isinstance(event, Table.DealPassed):
+            self.rounds.deal_passed[stream].add(where.version)
         elif isinstance(event, Table.PoolOpened):
             self.balances.pool_opened(where, stream, event)
         elif isinstance(event, Table.Opened):

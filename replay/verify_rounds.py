@@ -12,7 +12,10 @@ names the round it is for (its ``round_id``, or the round's escrow). So:
 - a round that started (``Round.Started``) has its table's ``Table.RoundOpened``, and one
   that ended (``Round.Ended``) its table's ``Table.RoundClosed``: the table's last events
   dropped are named so;
-- a round its table opened another round after has its ``Table.RoundClosed`` before it.
+- a round its table opened another round after has its ``Table.RoundClosed`` before it;
+- a round that ended passing the deal (its ``Round.Ended`` says so: a natural under VU-10,
+  H13-4 on a natural or every round) has its table's ``Table.DealPassed`` right after its
+  ``Table.RoundClosed``, written with it.
 """
 
 from __future__ import annotations
@@ -35,6 +38,10 @@ class Rounds:
         self.credit: dict[str, bool] = {}  # whether the round's table gives credit
         self.started_at: dict[str, Where] = {}  # each round stream's Round.Started
         self.ended: dict[str, Where] = {}
+        # Rounds whose Round.Ended passed the deal, with the clause; each table's DealPassed
+        # versions (the passing follows the round's closing in the table's stream).
+        self.passes: dict[str, tuple[Where, str]] = {}
+        self.deal_passed: dict[str, set[int | None]] = defaultdict(set)
         # Rounds as other streams name them: closed by their table, opened by it, and named
         # by a transfer (its round_id or the round's escrow); the first such event each.
         self.closed: dict[str, Where] = {}
@@ -46,6 +53,11 @@ class Rounds:
         self.credit[stream] = bool(event.rules.get("credit"))
         if where is not None:
             self.started_at[stream] = where
+
+    def ended_at(self, stream: str, event: Any, where: Where) -> None:
+        self.ended[stream] = where
+        if getattr(event, "passes_deal", False):
+            self.passes[stream] = (where, str(event.clause))
 
     def named_by(self, where: Where, transfer: Any) -> None:
         if transfer.round_id and transfer.round_id not in self.named:
@@ -93,6 +105,17 @@ class Rounds:
                     f"table {self.table[rid]}'s Table.RoundClosed for round {rid} is missing: "
                     f"the round ended at position {where.position}, and a round is closed in "
                     "its table's stream in the same write",
+                )
+        for rid, (_, clause) in self.passes.items():
+            closing = self.closed.get(rid)
+            if closing is None or closing.version is None:
+                continue  # a round its table did not close is named above
+            if closing.version + 1 not in self.deal_passed.get(closing.stream, ()):
+                self.fault(
+                    closing,
+                    f"table {closing.stream}'s Table.DealPassed after round {rid} is missing: "
+                    f"the round ended passing the deal ({clause}), and the deal passes in its "
+                    "table's stream in the same write, right after the round's closing",
                 )
         by_table: dict[str, list[tuple[Where, str]]] = defaultdict(list)
         for rid, where in self.opened.items():

@@ -2,7 +2,8 @@
 the same write still say: a shoe revealed because its table closed names the missing
 ``Table.Closed``, a round that ended its missing ``Table.RoundClosed``, a round that started
 its missing ``Table.RoundOpened``, a shoe committed for the table its missing
-``Table.ShoeChanged``, and a round its table opened another after, its missing closing. A
+``Table.ShoeChanged``, a round its table opened another after, its missing closing, and a
+round whose end passed the deal, the missing ``Table.DealPassed``. A
 table's hash chain alone cannot show any of these: its last event is simply gone."""
 
 from __future__ import annotations
@@ -152,3 +153,53 @@ def test_a_rounds_closing_forged_out_of_its_table_is_named_by_the_round_opened_a
         f"table {table}'s Table.RoundClosed for round {first} is missing: the table opened "
         f"round {second} after it (position "
     )
+
+
+@pytest.fixture
+def hoyle_deal_passed(sqlite_file):
+    """A Hoyle table passing the deal every round (H13-4) that played one round, on SQLite:
+    env, path, table, round. The table's last event is the deal passing."""
+    env, path = sqlite_file
+
+    def play(app):
+        ids = []
+        for name in ("Dealer", "Ann", "Bob"):
+            pid = app.register_player(name)["player_id"]
+            app.deposit(pid, 100_000)
+            ids.append(pid)
+        dealer, ann, bob = ids
+        table = app.open_table("hoyle-1913", {"deal_passes": "every_round"})["table_id"]
+        for seat, pid in enumerate(ids, start=1):
+            app.seat_player(table, pid, seat)
+        app.choose_dealer(table, dealer)
+        # Ann T 8, Bob T 7, the dealer T 7; then spare cards.
+        app.fix_next_shoe(table, ["TC", "TD", "TH", "8C", "7D", "7H"] + ["2S"] * 40)
+        rid = app.start_round(table, actor=dealer)["round_id"]
+        app.place_stake(rid, ann, 100)
+        app.place_stake(rid, bob, 100)
+        app.act(rid, "stand", actor=ann, hand="h1")
+        app.act(rid, "stand", actor=bob, hand="h2")
+        app.act(rid, "dealer_stand", actor=dealer)
+        return table, rid
+
+    table, rid = played(env, play)
+    assert verified(env).ok
+    return env, path, table, rid
+
+
+def test_a_tables_dropped_passing_of_the_deal_is_named_at_the_rounds_closing(hoyle_deal_passed):
+    env, path, table, rid = hoyle_deal_passed
+    closed, _ = _last(path, table)
+    _drop_last(path, table, "Table.DealPassed")
+
+    report = verified(env)
+
+    assert not report.ok
+    ((kind, stream, problem),) = [f for f in _faults(report, "rounds") if "DealPassed" in f[2]]
+    assert (kind, stream) == ("Table.RoundClosed", table)
+    assert problem == (
+        f"table {table}'s Table.DealPassed after round {rid} is missing: the round ended "
+        "passing the deal (H13-4), and the deal passes in its table's stream in the same "
+        "write, right after the round's closing"
+    )
+    assert [f.version for f in report.faults if "DealPassed" in f.problem] == [closed - 1]
