@@ -8,6 +8,7 @@ import hashlib
 import itertools
 
 import pytest
+from test_strategy import play
 
 from ledger.strategy import Decision, TableView, basic_strategy, charts_for
 from ledger.strategy_charts import MULTI_DECK
@@ -26,18 +27,6 @@ S17, H17 = False, True
 def view(decks, h17, das=True, surrender=False):
     return TableView(
         decks=decks, dealer_hits_soft_17=h17, double_after_split=das, surrender=surrender
-    )
-
-
-def play(cards, up, table, hands=1, dbl=True, split=True, sur=True):
-    return basic_strategy(
-        tuple(cards.split()),
-        up,
-        table,
-        hands_in_play=hands,
-        can_double=dbl,
-        can_split=split,
-        can_surrender=sur,
     )
 
 
