@@ -37,10 +37,6 @@ __all__ = [
     "PAIRS",
     "SURRENDER_S17",
     "SURRENDER_H17",
-    "HARD",
-    "SOFT",
-    "PAIR_SPLITS",
-    "SURRENDER",
 ]
 
 _UP = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
@@ -165,12 +161,19 @@ class Charts(NamedTuple):
     pairs: dict[bool, Chart]
     surrender: dict[bool, Chart]
 
+    @classmethod
+    def parse(cls, **texts: str | tuple[str, str]) -> Charts:
+        """Each chart from its text: a pair (S17, H17), or one text for both."""
+        parsed = {}
+        for name, text in texts.items():
+            s17, h17 = (text, text) if isinstance(text, str) else text
+            parsed[name] = {False: parse_chart(s17), True: parse_chart(h17)}
+        return cls(**parsed)
 
-# Parsed: row label -> up-card column -> code; by whether the dealer hits soft 17 (the pairs'
-# chart is the same for both).
-HARD = {False: parse_chart(HARD_S17), True: parse_chart(HARD_H17)}
-SOFT = {False: parse_chart(SOFT_S17), True: parse_chart(SOFT_H17)}
-PAIR_SPLITS = parse_chart(PAIRS)
-SURRENDER = {False: parse_chart(SURRENDER_S17), True: parse_chart(SURRENDER_H17)}
 
-MULTI_DECK = Charts(HARD, SOFT, {False: PAIR_SPLITS, True: PAIR_SPLITS}, SURRENDER)
+MULTI_DECK = Charts.parse(
+    hard=(HARD_S17, HARD_H17),
+    soft=(SOFT_S17, SOFT_H17),
+    pairs=PAIRS,
+    surrender=(SURRENDER_S17, SURRENDER_H17),
+)

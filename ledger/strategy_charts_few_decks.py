@@ -52,7 +52,7 @@ computed for that rule.
 
 from __future__ import annotations
 
-from ledger.strategy_charts import Charts, parse_chart
+from ledger.strategy_charts import Charts
 
 __all__ = [
     "ONE_DECK_HARD",
@@ -249,22 +249,16 @@ TWO_DECKS_SURRENDER_H17 = """
  8,8    .   .   .   .   .   .   .   .   .   Rn
 """
 
-ONE_DECK = Charts(
-    hard={False: parse_chart(ONE_DECK_HARD), True: parse_chart(ONE_DECK_HARD)},
-    soft={False: parse_chart(ONE_DECK_SOFT_S17), True: parse_chart(ONE_DECK_SOFT_H17)},
-    pairs={False: parse_chart(ONE_DECK_PAIRS_S17), True: parse_chart(ONE_DECK_PAIRS_H17)},
-    surrender={
-        False: parse_chart(ONE_DECK_SURRENDER_S17),
-        True: parse_chart(ONE_DECK_SURRENDER_H17),
-    },
+ONE_DECK = Charts.parse(
+    hard=ONE_DECK_HARD,
+    soft=(ONE_DECK_SOFT_S17, ONE_DECK_SOFT_H17),
+    pairs=(ONE_DECK_PAIRS_S17, ONE_DECK_PAIRS_H17),
+    surrender=(ONE_DECK_SURRENDER_S17, ONE_DECK_SURRENDER_H17),
 )
 
-TWO_DECKS = Charts(
-    hard={False: parse_chart(TWO_DECKS_HARD), True: parse_chart(TWO_DECKS_HARD)},
-    soft={False: parse_chart(TWO_DECKS_SOFT_S17), True: parse_chart(TWO_DECKS_SOFT_H17)},
-    pairs={False: parse_chart(TWO_DECKS_PAIRS), True: parse_chart(TWO_DECKS_PAIRS)},
-    surrender={
-        False: parse_chart(TWO_DECKS_SURRENDER_S17),
-        True: parse_chart(TWO_DECKS_SURRENDER_H17),
-    },
+TWO_DECKS = Charts.parse(
+    hard=TWO_DECKS_HARD,
+    soft=(TWO_DECKS_SOFT_S17, TWO_DECKS_SOFT_H17),
+    pairs=TWO_DECKS_PAIRS,
+    surrender=(TWO_DECKS_SURRENDER_S17, TWO_DECKS_SURRENDER_H17),
 )
